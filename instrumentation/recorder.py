@@ -1,0 +1,666 @@
+"""Recording a session's calls, delegations, trims and goal shifts as spans.
+
+A :class:`Recorder` belongs to one session (``gen_ai.conversation.id``). It
+records through the OpenTelemetry *API* only; where spans go is decided by
+:func:`recurscope.instrumentation.configure` or by the host's own SDK setup.
+With nothing configured (or ``OTEL_SDK_DISABLED``) every entry point returns
+before touching a tracer.
+
+Each operation comes in two forms, like ``opentelemetry-util-genai``:
+``start_call(...)`` returns a handle finished by ``.stop()`` / ``.fail(exc)``,
+and ``with recorder.call(...) as call:`` records an exception, marks the span
+as an error and re-raises it. Nothing here raises into the host: faults are
+caught, logged once, and counted on the span
+(``recurscope.instrumentation.errors``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import json
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import NoOpTracer, Span, SpanKind, Status, StatusCode, Tracer
+from opentelemetry.trace import TracerProvider as ApiTracerProvider
+from opentelemetry.util.types import AttributeValue
+
+from . import _faults
+from . import semconv as sc
+from .analysis import CodeAnalysis, analyze_code
+from .goals import BoundaryShift, NeedTracker
+from .history import History, HistoryRecord
+from .tokens import TokenCounter, default_counter
+from .trim import Strategy, Summarizer, TrimPlan, plan_trim
+from .view import HistoryView
+
+_CONTENT_ENV = ("RECURSCOPE_CAPTURE_CONTENT", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+
+# capture_spans() installs a provider here so tests need no process-global provider.
+_PROVIDER_OVERRIDE: contextvars.ContextVar[ApiTracerProvider | None] = contextvars.ContextVar(
+    "recurscope_tracer_provider", default=None
+)
+# The call whose code is running, so delegations find their parent without plumbing.
+_CURRENT_CALL: contextvars.ContextVar[CallHandle | None] = contextvars.ContextVar(
+    "recurscope_current_call", default=None
+)
+
+
+def content_capture_default() -> bool:
+    """Content capture is off unless the environment switches it on."""
+    for name in _CONTENT_ENV:
+        if os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on"):
+            return True
+    return False
+
+
+def _resolve_tracer(provider: ApiTracerProvider | None) -> Tracer | None:
+    """The recurscope tracer of the provider in force, or None when recording is off."""
+    if provider is None:
+        provider = _PROVIDER_OVERRIDE.get() or trace.get_tracer_provider()
+    if isinstance(provider, (trace.ProxyTracerProvider, trace.NoOpTracerProvider)):
+        return None
+    tracer = _TRACERS.get(provider)
+    if tracer is None:
+        tracer = provider.get_tracer(
+            sc.INSTRUMENTATION_SCOPE,
+            sc.SEMCONV_VERSION,
+            attributes={"recurscope.semconv.version": sc.SEMCONV_VERSION},
+        )
+        _TRACERS[provider] = tracer
+    # An SDK provider with OTEL_SDK_DISABLED hands out no-op tracers.
+    return None if isinstance(tracer, NoOpTracer) else tracer
+
+
+class _TracerCache:
+    """Tracer per provider, without keeping providers alive."""
+
+    def __init__(self) -> None:
+        import weakref
+
+        self._map: weakref.WeakKeyDictionary[Any, Tracer] = weakref.WeakKeyDictionary()
+
+    def get(self, provider: Any) -> Tracer | None:
+        try:
+            return self._map.get(provider)
+        except TypeError:  # provider not weak-referenceable
+            return None
+
+    def __setitem__(self, provider: Any, tracer: Tracer) -> None:
+        try:
+            self._map[provider] = tracer
+        except TypeError:
+            pass
+
+
+_TRACERS = _TracerCache()
+
+
+class _CodeFacts:
+    """Per-code facts computed once: hash, size and the static analysis."""
+
+    __slots__ = ("analysis", "attributes")
+
+    def __init__(self, code: str, language: str, history_names: tuple[str, ...]) -> None:
+        data = code.encode("utf-8", "surrogatepass")
+        self.analysis: CodeAnalysis = analyze_code(code, language, history_names=history_names)
+        attrs: dict[str, AttributeValue] = {
+            sc.CODE_LANGUAGE: language,
+            sc.CODE_HASH: hashlib.sha256(data).hexdigest()[:16],
+            sc.CODE_SIZE: len(data),
+            sc.CODE_ANALYSIS: self.analysis.method,
+        }
+        if self.analysis.fingerprint:
+            attrs[sc.CODE_FINGERPRINT] = self.analysis.fingerprint
+        self.attributes = attrs
+
+
+_CODE_CACHE: OrderedDict[tuple[str, str, tuple[str, ...]], _CodeFacts] = OrderedDict()
+_CODE_CACHE_MAX = 4096
+_CODE_LOCK = threading.Lock()
+
+
+def _code_facts(code: str, language: str, history_names: tuple[str, ...]) -> _CodeFacts:
+    key = (language, code, history_names)
+    facts = _CODE_CACHE.get(key)
+    if facts is not None:
+        return facts
+    facts = _CodeFacts(code, language, history_names)
+    with _CODE_LOCK:
+        _CODE_CACHE[key] = facts
+        if len(_CODE_CACHE) > _CODE_CACHE_MAX:
+            _CODE_CACHE.popitem(last=False)
+    return facts
+
+
+def _json_size(value: Any) -> tuple[str, int]:
+    text = json.dumps(value, ensure_ascii=False, default=repr, separators=(",", ":"))
+    return text, len(text.encode("utf-8", "surrogatepass"))
+
+
+class CallHandle:
+    """One runtime call in progress. Finish it with :meth:`stop` or :meth:`fail`.
+
+    ``view`` is the observed history view to hand to the call's generated code.
+    ``delegate(...)`` starts a child call (a delegation). Every method is safe:
+    faults are counted on the span, never raised.
+    """
+
+    __slots__ = (
+        "_ancestor_roles",
+        "_code",
+        "_context_token",
+        "_call_token",
+        "_errors",
+        "_history",
+        "_language",
+        "_started",
+        "_stopped",
+        "call_id",
+        "depth",
+        "method",
+        "parent",
+        "recorder",
+        "role",
+        "span",
+        "view",
+    )
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        *,
+        span: Span | None,
+        call_id: str,
+        role: str,
+        method: str,
+        depth: int,
+        parent: CallHandle | None,
+        history: History | None,
+        code: str | None,
+        language: str,
+    ) -> None:
+        self.recorder = recorder
+        self.span = span
+        self.call_id = call_id
+        self.role = role
+        self.method = method
+        self.depth = depth
+        self.parent = parent
+        self._history = history
+        self.view: HistoryView = history.view() if history is not None else HistoryView([])
+        self._code = code
+        self._language = language
+        self._errors = 0
+        self._started = time.perf_counter()
+        self._stopped = False
+        self._context_token: object | None = None
+        self._call_token: contextvars.Token[CallHandle | None] | None = None
+        self._ancestor_roles: frozenset[str] = (
+            parent._ancestor_roles | {parent.role} if parent is not None else frozenset()
+        )
+
+    @property
+    def recording(self) -> bool:
+        """Whether a span is being recorded (False when telemetry is off)."""
+        return self.span is not None
+
+    def _fault(self, site: str, exc: BaseException) -> None:
+        self._errors += 1
+        _faults.report(site, exc)
+
+    def _activate(self) -> None:
+        self._call_token = _CURRENT_CALL.set(self)
+        if self.span is not None:
+            self._context_token = otel_context.attach(trace.set_span_in_context(self.span))
+
+    def _deactivate(self) -> None:
+        try:
+            if self._context_token is not None:
+                otel_context.detach(self._context_token)  # type: ignore[arg-type]
+            if self._call_token is not None:
+                _CURRENT_CALL.reset(self._call_token)
+        except Exception as exc:  # finished in another context than it started in
+            self._fault("call.deactivate", exc)
+            _CURRENT_CALL.set(self.parent)
+        self._context_token = self._call_token = None
+
+    def delegate(
+        self,
+        role: str,
+        *,
+        method: str,
+        kind: str = "delegate",
+        code: str | None = None,
+        language: str | None = None,
+        call_id: str | None = None,
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        history: History | None = None,
+    ) -> CallHandle:
+        """Start a child call for ``delegate(role, ...)`` / ``Agent.for(role)``."""
+        return self.recorder.start_call(
+            method,
+            role=role,
+            parent=self,
+            delegation_kind=kind,
+            code=code,
+            language=language,
+            call_id=call_id,
+            args=args,
+            kwargs=kwargs,
+            history=history,
+        )
+
+    def mark_compacted(self) -> None:
+        """Set ``gen_ai.conversation.compacted`` on the call (its history was trimmed)."""
+        if self.span is not None:
+            try:
+                self.span.set_attribute(sc.GEN_AI_CONVERSATION_COMPACTED, True)
+            except Exception as exc:
+                self._fault("call.mark_compacted", exc)
+
+    def to_record(self, *, outcome_summary: Any = None, speaker: str = "agent",
+                  args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None = None) -> HistoryRecord:
+        """The history record of this call (design record 0019 shape), to append when it ends."""
+        trace_id = None
+        if self.span is not None:
+            trace_id = format(self.span.get_span_context().trace_id, "032x")
+        return HistoryRecord.create(
+            call_id=self.call_id,
+            speaker=speaker,
+            method_name=self.method,
+            args=args,
+            kwargs=kwargs,
+            outcome_summary=outcome_summary,
+            trace_id=trace_id,
+            parent_call_id=self.parent.call_id if self.parent is not None else None,
+            depth=self.depth,
+            duration_ms=round((time.perf_counter() - self._started) * 1000.0, 3),
+        )
+
+    def stop(self, *, status: str = "ok", outcome: Mapping[str, Any] | None = None) -> None:
+        """End the call: summarize history access and close the span. Idempotent."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self._deactivate()
+        span = self.span
+        if span is None:
+            return
+        try:
+            span.set_attributes(self._finish_attributes(status, outcome))
+        except Exception as exc:
+            self._fault("call.stop", exc)
+            try:
+                span.set_attribute(sc.INSTRUMENTATION_ERRORS, self._errors)
+            except Exception:
+                pass
+        try:
+            span.end()
+        except Exception as exc:
+            _faults.report("call.end", exc)
+
+    def fail(self, exc: BaseException, *, outcome: Mapping[str, Any] | None = None) -> None:
+        """End the call as failed: records the exception and sets ERROR status."""
+        if self._stopped:
+            return
+        if self.span is not None:
+            try:
+                self.span.record_exception(exc)
+                self.span.set_status(Status(StatusCode.ERROR, f"{type(exc).__name__}: {exc}"))
+            except Exception as fault:
+                self._fault("call.fail", fault)
+        self.stop(status="error", outcome=outcome)
+
+    def _finish_attributes(
+        self, status: str, outcome: Mapping[str, Any] | None
+    ) -> dict[str, AttributeValue]:
+        attrs: dict[str, AttributeValue] = {sc.CALL_OUTCOME_STATUS: status}
+        seen = self.view.summary()
+        ops = set(seen.ops)
+        static = False
+        if self._code is not None:
+            try:
+                facts = _code_facts(self._code, self._language, self.recorder.history_names)
+                attrs.update(facts.attributes)
+                static = facts.analysis.accessed
+                if static:
+                    ops |= facts.analysis.ops
+            except Exception as exc:  # analysis must never cost the host its call
+                self._fault("call.analysis", exc)
+                attrs[sc.CODE_ANALYSIS] = "failed"
+        runtime = seen.accessed
+        attrs[sc.HISTORY_ACCESSED] = runtime or static
+        attrs[sc.HISTORY_DETECTION] = (
+            "both" if runtime and static else "runtime" if runtime else "static" if static else "none"
+        )
+        attrs[sc.HISTORY_OPS] = sorted(ops)
+        attrs[sc.HISTORY_RECORDS_READ] = seen.records_read
+        attrs[sc.HISTORY_CONTEXTVIEW_SHAPED] = bool(ops & _CONTEXTVIEW_OPS)
+        if self._history is not None:
+            attrs[sc.HISTORY_EVICTED] = self._history.take_evictions()
+        if outcome is not None and self.recorder.capture_content:
+            attrs[sc.CALL_OUTCOME_SUMMARY] = _json_size(dict(outcome))[0]
+        if self._errors:
+            attrs[sc.INSTRUMENTATION_ERRORS] = self._errors
+        return attrs
+
+
+class _NoopCall(CallHandle):
+    """The handle returned when telemetry is off: same surface, no span."""
+
+    __slots__ = ()
+
+    def stop(self, *, status: str = "ok", outcome: Mapping[str, Any] | None = None) -> None:
+        if not self._stopped:
+            self._stopped = True
+            if self._call_token is not None:
+                try:
+                    _CURRENT_CALL.reset(self._call_token)
+                except Exception:
+                    _CURRENT_CALL.set(self.parent)
+                self._call_token = None
+
+
+def _contextview_ops() -> frozenset[str]:
+    from .analysis import CONTEXTVIEW_OPS
+
+    return frozenset(CONTEXTVIEW_OPS)
+
+
+_CONTEXTVIEW_OPS = _contextview_ops()
+
+
+class Recorder:
+    """Records one session's evidence as spans.
+
+    ``session_id`` is the conversation id carried by every span;
+    ``prompt_version`` the runtime's prompt version; ``history`` the session's
+    :class:`History` (one is created when omitted); ``tracer_provider`` an
+    explicit provider (else the one :func:`capture_spans` installed, else the
+    global one). ``capture_content`` exports args, kwargs, code and need text
+    (off unless ``RECURSCOPE_CAPTURE_CONTENT=true``). ``history_names`` are
+    extra variable names the host binds the history to in generated code.
+    """
+
+    def __init__(
+        self,
+        session_id: str,
+        *,
+        prompt_version: str | None = None,
+        history: History | None = None,
+        tracer_provider: ApiTracerProvider | None = None,
+        capture_content: bool | None = None,
+        language: str = "python",
+        history_names: Sequence[str] = (),
+        model: str | None = None,
+        token_counter: TokenCounter | None = None,
+        need_tracker: NeedTracker | None = None,
+    ) -> None:
+        self.session_id = str(session_id)
+        self.prompt_version = prompt_version
+        self.history = history if history is not None else History()
+        self.tracer_provider = tracer_provider
+        self.capture_content = (
+            content_capture_default() if capture_content is None else capture_content
+        )
+        self.language = language
+        self.history_names = tuple(history_names)
+        self.model = model
+        self._counter = token_counter
+        self.need_tracker = need_tracker if need_tracker is not None else NeedTracker()
+        self._base: dict[str, AttributeValue] = {sc.GEN_AI_CONVERSATION_ID: self.session_id}
+        if prompt_version is not None:
+            self._base[sc.PROMPT_VERSION] = prompt_version
+        if model is not None:
+            self._base[sc.GEN_AI_REQUEST_MODEL] = model
+        self._sequence = 0
+        self._lock = threading.Lock()
+
+    @property
+    def token_counter(self) -> TokenCounter:
+        if self._counter is None:
+            self._counter = default_counter()
+        return self._counter
+
+    def _next_call_id(self) -> str:
+        with self._lock:
+            self._sequence += 1
+            return f"{self.session_id}:{self._sequence}"
+
+    # -- calls -------------------------------------------------------------------
+
+    def start_call(
+        self,
+        method: str,
+        *,
+        role: str,
+        code: str | None = None,
+        language: str | None = None,
+        call_id: str | None = None,
+        parent: CallHandle | None = None,
+        delegation_kind: str | None = None,
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        history: History | None = None,
+    ) -> CallHandle:
+        """Start a call span (made current until the handle stops) and return its handle.
+
+        ``parent`` defaults to the call currently running in this context; a
+        call with a parent is a delegation (``delegation_kind`` defaults to
+        ``delegate``). ``code`` is the generated program, analysed once per
+        distinct text (cached) when the call stops.
+        """
+        history = self.history if history is None else history
+        if parent is None:
+            parent = _CURRENT_CALL.get()
+        depth = parent.depth + 1 if parent is not None else 0
+        lang = language or self.language
+        try:
+            tracer = _resolve_tracer(self.tracer_provider)
+        except Exception as exc:
+            _faults.report("recorder.resolve_tracer", exc)
+            tracer = None
+        if tracer is None:
+            handle: CallHandle = _NoopCall(
+                self, span=None, call_id=call_id or "", role=role, method=method, depth=depth,
+                parent=parent, history=history, code=code, language=lang,
+            )
+            handle._call_token = _CURRENT_CALL.set(handle)
+            return handle
+        call_id = call_id or self._next_call_id()
+        attrs: dict[str, AttributeValue] = dict(self._base)
+        attrs[sc.GEN_AI_OPERATION_NAME] = "invoke_agent"
+        attrs[sc.GEN_AI_AGENT_NAME] = role
+        attrs[sc.CALL_ID] = call_id
+        attrs[sc.CALL_ROLE] = role
+        attrs[sc.CALL_METHOD] = method
+        attrs[sc.CALL_DEPTH] = depth
+        attrs[sc.HISTORY_SIZE] = len(history)
+        attrs[sc.HISTORY_RETENTION] = history.retention.kind
+        errors = 0
+        if parent is not None:
+            attrs[sc.CALL_PARENT_ID] = parent.call_id
+            attrs[sc.DELEGATION_KIND] = delegation_kind or "delegate"
+            attrs[sc.DELEGATION_CALLER_ROLE] = parent.role
+            attrs[sc.DELEGATION_SAME_ROLE] = role == parent.role or role in parent._ancestor_roles
+        if args or kwargs:
+            try:
+                args_text, args_size = _json_size(list(args))
+                kwargs_text, kwargs_size = _json_size(dict(kwargs or {}))
+                attrs[sc.CALL_ARGS_SIZE] = args_size + kwargs_size
+                if self.capture_content:
+                    attrs[sc.CALL_ARGS] = args_text
+                    attrs[sc.CALL_KWARGS] = kwargs_text
+            except Exception as exc:
+                errors += 1
+                _faults.report("call.args", exc)
+        if code is not None and self.capture_content:
+            attrs[sc.CODE_CONTENT] = code
+        try:
+            if parent is not None and parent.span is not None:
+                ctx = trace.set_span_in_context(parent.span)
+            else:
+                ctx = None  # the host's active span, if any, is the parent
+            span = tracer.start_span(
+                sc.SPAN_CALL, context=ctx, kind=SpanKind.INTERNAL, attributes=attrs
+            )
+        except Exception as exc:
+            _faults.report("call.start", exc)
+            handle = _NoopCall(
+                self, span=None, call_id=call_id, role=role, method=method, depth=depth,
+                parent=parent, history=history, code=code, language=lang,
+            )
+            handle._call_token = _CURRENT_CALL.set(handle)
+            return handle
+        handle = CallHandle(
+            self, span=span, call_id=call_id, role=role, method=method, depth=depth,
+            parent=parent, history=history, code=code, language=lang,
+        )
+        handle._errors = errors
+        handle._activate()
+        return handle
+
+    @contextmanager
+    def call(self, method: str, *, role: str, **options: Any) -> Iterator[CallHandle]:
+        """``with recorder.call("ask", role="assistant", code=code) as call:`` — see :meth:`start_call`.
+
+        An exception inside the block is recorded, the span set to ERROR, and
+        the exception re-raised unchanged.
+        """
+        handle = self.start_call(method, role=role, **options)
+        try:
+            yield handle
+        except BaseException as exc:
+            handle.fail(exc)
+            raise
+        else:
+            handle.stop()
+
+    @contextmanager
+    def delegate(self, role: str, *, method: str, kind: str = "delegate",
+                 **options: Any) -> Iterator[CallHandle]:
+        """``with recorder.delegate("researcher", method="find") as child:`` under the running call."""
+        with self.call(method, role=role, delegation_kind=kind, **options) as handle:
+            yield handle
+
+    # -- trims -------------------------------------------------------------------
+
+    def plan_trim(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        budget: int,
+        orientation: Sequence[Mapping[str, Any]] = (),
+        strategy: Strategy = "goal_aware",
+        boundary: int | None | object = ...,
+        summarizer: Summarizer | None = None,
+        summarizer_timeout: float = 10.0,
+        counter: TokenCounter | None = None,
+        call: CallHandle | None = None,
+    ) -> TrimPlan:
+        """Plan the context for the next model turn and record one ``recurscope.trim`` span.
+
+        ``boundary`` defaults to the need tracker's current boundary. The span
+        is emitted whether or not anything was trimmed, so trim pressure has a
+        denominator; when the plan trimmed, the running call (or ``call``) gets
+        ``gen_ai.conversation.compacted``. Planner faults fall back to keeping
+        every message (the host still gets a plan) and are counted.
+        """
+        if boundary is ...:
+            boundary = self.need_tracker.boundary
+        counter = counter or self.token_counter
+        failures_before = counter.failures
+        tracer = self._tracer()
+        span = None
+        if tracer is not None:
+            try:
+                span = tracer.start_span(sc.SPAN_TRIM, attributes=dict(self._base))
+            except Exception as exc:
+                _faults.report("trim.start", exc)
+        errors = 0
+        try:
+            plan = plan_trim(
+                messages,
+                budget=budget,
+                orientation=orientation,
+                strategy=strategy,
+                boundary=boundary,  # type: ignore[arg-type]
+                counter=counter,
+                summarizer=summarizer,
+                summarizer_timeout=summarizer_timeout,
+            )
+        except Exception as exc:
+            errors += 1
+            _faults.report("trim.plan", exc)
+            # Keep everything: the host still gets a usable plan. Only when the
+            # messages themselves are unusable does this raise, as a TypeError.
+            plan = plan_trim(
+                messages, budget=0, orientation=orientation, strategy=strategy, counter=counter
+            )
+        errors += counter.failures - failures_before
+        if span is not None:
+            try:
+                attrs = plan.attributes()
+                if errors:
+                    attrs[sc.INSTRUMENTATION_ERRORS] = errors
+                span.set_attributes(attrs)
+                span.end()
+            except Exception as exc:
+                _faults.report("trim.end", exc)
+        if plan.trimmed:
+            target = call or _CURRENT_CALL.get()
+            if target is not None:
+                target.mark_compacted()
+        return plan
+
+    # -- goals -------------------------------------------------------------------
+
+    def record_need(
+        self,
+        need: str,
+        history: Sequence[Mapping[str, Any]] | int,
+        *,
+        escalation: bool = False,
+    ) -> BoundaryShift | None:
+        """Record the turn's need *before* its user message is appended; emits a boundary-shift span.
+
+        Returns the shift (None only if the tracker itself failed, which is
+        logged and counted).
+        """
+        try:
+            shift = self.need_tracker.record_need(need, history, escalation=escalation)
+        except Exception as exc:
+            _faults.report("goal.record_need", exc)
+            return None
+        tracer = self._tracer()
+        if tracer is not None:
+            try:
+                attrs = dict(self._base)
+                attrs.update(shift.attributes(capture_content=self.capture_content))
+                tracer.start_span(sc.SPAN_BOUNDARY_SHIFT, attributes=attrs).end()
+            except Exception as exc:
+                _faults.report("goal.span", exc)
+        return shift
+
+    def _tracer(self) -> Tracer | None:
+        try:
+            return _resolve_tracer(self.tracer_provider)
+        except Exception as exc:
+            _faults.report("recorder.resolve_tracer", exc)
+            return None
+
+
+def current_call() -> CallHandle | None:
+    """The call whose code is running in this context, if any."""
+    return _CURRENT_CALL.get()
+

@@ -1,0 +1,297 @@
+"""Recording calls, delegations, trims and goal shifts as spans."""
+
+from __future__ import annotations
+
+import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import StatusCode
+
+from recurscope.instrumentation import History, HistoryRecord, Recorder, TokenCounter
+from recurscope.instrumentation import semconv as sc
+from recurscope.instrumentation.testing import capture_spans
+
+READS_HISTORY = 'h = context["conversation_history"]\nresult = [m for m in h if m["speaker"] == "user"]\n'
+IGNORES_HISTORY = "result = 2 + 2\n"
+
+
+def seeded_history(n: int = 4) -> History:
+    history = History()
+    for i in range(n):
+        history.append(
+            HistoryRecord.create(call_id=f"c{i}", speaker="user" if i % 2 else "agent", method_name="m")
+        )
+    return history
+
+
+class TestCallSpans:
+    def test_call_span_carries_identity_session_and_prompt_version(self) -> None:
+        """A call span names session, role, method, depth, ids and prompt version."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", prompt_version="v7", model="gpt-test")
+            with recorder.call("history", role="calculator", call_id="c-1"):
+                pass
+        (span,) = spans.calls()
+        attrs = span.attributes or {}
+        assert attrs[sc.GEN_AI_CONVERSATION_ID] == "s1"
+        assert attrs[sc.PROMPT_VERSION] == "v7"
+        assert attrs[sc.GEN_AI_REQUEST_MODEL] == "gpt-test"
+        assert attrs[sc.GEN_AI_AGENT_NAME] == attrs[sc.CALL_ROLE] == "calculator"
+        assert attrs[sc.CALL_METHOD] == "history" and attrs[sc.CALL_ID] == "c-1"
+        assert attrs[sc.CALL_DEPTH] == 0 and sc.CALL_PARENT_ID not in attrs
+        assert span.instrumentation_scope is not None
+        assert span.instrumentation_scope.name == sc.INSTRUMENTATION_SCOPE
+        assert span.instrumentation_scope.version == sc.SEMCONV_VERSION
+
+    def test_runtime_read_is_detected_without_code(self) -> None:
+        """Reading the view marks the call accessed with runtime detection."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", history=seeded_history())
+            with recorder.call("recap", role="a") as call:
+                [r for r in call.view[-2:]]
+        attrs = spans.calls()[0].attributes or {}
+        assert attrs[sc.HISTORY_ACCESSED] is True
+        assert attrs[sc.HISTORY_DETECTION] == "runtime"
+        assert list(attrs[sc.HISTORY_OPS]) == ["slice"]
+        assert attrs[sc.HISTORY_RECORDS_READ] == 2
+        assert attrs[sc.HISTORY_SIZE] == 4
+
+    def test_static_and_runtime_evidence_combine(self) -> None:
+        """Code that reads history and runs against the view is detected by both."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", history=seeded_history())
+            with recorder.call("users", role="a", code=READS_HISTORY) as call:
+                exec(READS_HISTORY, {"context": {"conversation_history": call.view}})
+        attrs = spans.calls()[0].attributes or {}
+        assert attrs[sc.HISTORY_DETECTION] == "both"
+        assert {"filter", "iterate"} <= set(attrs[sc.HISTORY_OPS])
+        assert attrs[sc.CODE_LANGUAGE] == "python" and attrs[sc.CODE_ANALYSIS] == "ast"
+        assert len(str(attrs[sc.CODE_FINGERPRINT])) == 16
+        assert attrs[sc.CODE_SIZE] == len(READS_HISTORY)
+        assert sc.CODE_CONTENT not in attrs
+
+    def test_static_only_access_on_an_unexecuted_path(self) -> None:
+        """Code that would read history on a path not taken is still accessed (static)."""
+        code = 'if False:\n    result = len(context["conversation_history"])\n'
+        with capture_spans() as spans:
+            recorder = Recorder("s1", history=seeded_history())
+            with recorder.call("maybe", role="a", code=code) as call:
+                exec(code, {"context": {"conversation_history": call.view}})
+        attrs = spans.calls()[0].attributes or {}
+        assert attrs[sc.HISTORY_ACCESSED] is True and attrs[sc.HISTORY_DETECTION] == "static"
+
+    def test_no_access_is_recorded_explicitly(self) -> None:
+        """A call that ignores history still says accessed=False (the denominator)."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", history=seeded_history())
+            with recorder.call("add", role="a", code=IGNORES_HISTORY):
+                pass
+        attrs = spans.calls()[0].attributes or {}
+        assert attrs[sc.HISTORY_ACCESSED] is False and attrs[sc.HISTORY_DETECTION] == "none"
+        assert list(attrs[sc.HISTORY_OPS]) == [] and attrs[sc.HISTORY_CONTEXTVIEW_SHAPED] is False
+        assert sc.CODE_FINGERPRINT not in attrs
+
+    def test_content_only_with_capture_on(self) -> None:
+        """Args, kwargs and code are exported only with content capture; sizes always."""
+        with capture_spans() as spans:
+            Recorder("s1").start_call("add", role="a", code=IGNORES_HISTORY, args=[1, 2],
+                                      kwargs={"u": "cm"}).stop()
+            Recorder("s2", capture_content=True).start_call(
+                "add", role="a", code=IGNORES_HISTORY, args=[1, 2], kwargs={"u": "cm"}
+            ).stop(outcome={"ok": True})
+        off, on = (s.attributes or {} for s in spans.calls())
+        assert sc.CALL_ARGS not in off and sc.CODE_CONTENT not in off
+        assert off[sc.CALL_ARGS_SIZE] == on[sc.CALL_ARGS_SIZE] == len("[1,2]") + len('{"u":"cm"}')
+        assert on[sc.CALL_ARGS] == "[1,2]" and on[sc.CALL_KWARGS] == '{"u":"cm"}'
+        assert on[sc.CODE_CONTENT] == IGNORES_HISTORY
+        assert on[sc.CALL_OUTCOME_SUMMARY] == '{"ok":true}'
+
+    def test_content_capture_follows_the_environment(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """RECURSCOPE_CAPTURE_CONTENT=true switches content capture on by default."""
+        monkeypatch.setenv("RECURSCOPE_CAPTURE_CONTENT", "true")
+        assert Recorder("s").capture_content is True
+        monkeypatch.delenv("RECURSCOPE_CAPTURE_CONTENT")
+        assert Recorder("s").capture_content is False
+
+    def test_exception_sets_error_and_reraises(self) -> None:
+        """An exception in the block is recorded, marks the span ERROR and propagates."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            with pytest.raises(ZeroDivisionError):
+                with recorder.call("div", role="a"):
+                    1 / 0  # noqa: B018
+        (span,) = spans.calls()
+        assert span.status.status_code is StatusCode.ERROR
+        assert (span.attributes or {})[sc.CALL_OUTCOME_STATUS] == "error"
+        assert span.events[0].name == "exception"
+
+    def test_nests_under_the_hosts_active_span(self) -> None:
+        """A call started inside a host span is its child; host spans inside the call nest under it."""
+        with capture_spans() as spans:
+            host = spans.tracer_provider.get_tracer("host")
+            with host.start_as_current_span("host.request") as outer:
+                with Recorder("s1").call("ask", role="a"):
+                    with host.start_as_current_span("host.llm"):
+                        pass
+        by_name = {s.name: s for s in spans}
+        call = by_name[sc.SPAN_CALL]
+        assert call.parent is not None and call.parent.span_id == outer.get_span_context().span_id
+        assert by_name["host.llm"].parent.span_id == call.context.span_id  # type: ignore[union-attr]
+
+    def test_explicit_provider_is_used_without_globals(self) -> None:
+        """A recorder given a tracer_provider records there, not globally."""
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        Recorder("s1", tracer_provider=provider).start_call("m", role="r").stop()
+        assert [s.name for s in exporter.get_finished_spans()] == [sc.SPAN_CALL]
+
+    def test_stop_is_idempotent(self) -> None:
+        """Stopping twice records one span."""
+        with capture_spans() as spans:
+            call = Recorder("s1").start_call("m", role="r")
+            call.stop()
+            call.stop()
+        assert len(spans.calls()) == 1
+
+    def test_evictions_are_counted_on_the_call(self) -> None:
+        """Records evicted by retention since the previous call land on the next call span."""
+        from recurscope.instrumentation import Retention
+
+        with capture_spans() as spans:
+            history = History(retention=Retention(max_records=2))
+            recorder = Recorder("s1", history=history)
+            for i in range(5):
+                with recorder.call("m", role="r") as call:
+                    history.append(call.to_record(outcome_summary={"ok": True}))
+        evicted = [(s.attributes or {})[sc.HISTORY_EVICTED] for s in spans.calls()]
+        assert evicted == [0, 0, 1, 1, 1]
+        assert (spans.calls()[0].attributes or {})[sc.HISTORY_RETENTION] == "count"
+
+    def test_to_record_carries_runtime_fields(self) -> None:
+        """The record of a call has its ids, depth, parent and trace id."""
+        with capture_spans():
+            recorder = Recorder("s1")
+            with recorder.call("outer", role="a", call_id="p") as parent:
+                with parent.delegate("b", method="inner", call_id="k") as child:
+                    record = child.to_record(outcome_summary={"ok": True})
+        assert record.parent_call_id == "p" and record.depth == 1
+        assert record.trace_id is not None and len(record.trace_id) == 32
+        assert record.duration_ms is not None and record.duration_ms >= 0
+
+
+class TestDelegation:
+    def test_delegation_is_a_child_call_with_depth_and_kind(self) -> None:
+        """A delegate() inside a call is its child span with parent id, depth and kind."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            with recorder.call("plan", role="planner", call_id="p1"):
+                with recorder.delegate("researcher", method="find", kind="agent_for", call_id="k1"):
+                    pass
+        child, parent = spans.calls()
+        attrs = child.attributes or {}
+        assert child.parent is not None and child.parent.span_id == parent.context.span_id  # type: ignore[union-attr]
+        assert attrs[sc.CALL_PARENT_ID] == "p1" and attrs[sc.CALL_DEPTH] == 1
+        assert attrs[sc.DELEGATION_KIND] == "agent_for"
+        assert attrs[sc.DELEGATION_CALLER_ROLE] == "planner"
+        assert attrs[sc.DELEGATION_SAME_ROLE] is False
+
+    def test_same_role_against_caller_and_ancestors(self) -> None:
+        """same_role is true when the target repeats the caller's or any ancestor's role."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            with recorder.call("a", role="calculator") as root:
+                with root.delegate("calculator", method="b"):  # caller's role
+                    with recorder.delegate("parser", method="c"):
+                        with recorder.delegate("calculator", method="d"):  # ancestor's role
+                            pass
+        by_method = {(s.attributes or {})[sc.CALL_METHOD]: s.attributes or {} for s in spans.calls()}
+        assert by_method["b"][sc.DELEGATION_SAME_ROLE] is True
+        assert by_method["c"][sc.DELEGATION_SAME_ROLE] is False
+        assert by_method["d"][sc.DELEGATION_SAME_ROLE] is True
+        assert by_method["d"][sc.CALL_DEPTH] == 3
+
+    def test_start_stop_form_restores_the_current_call(self) -> None:
+        """After a child stops, the parent is the current call again."""
+        from recurscope.instrumentation import current_call
+
+        with capture_spans():
+            recorder = Recorder("s1")
+            parent = recorder.start_call("a", role="r")
+            child = parent.delegate("r", method="b")
+            assert current_call() is child
+            child.stop()
+            assert current_call() is parent
+            parent.stop()
+            assert current_call() is None
+
+
+class TestTrimAndGoals:
+    def test_every_planning_emits_a_trim_span(self) -> None:
+        """A plan that fits still emits a trim span with phase fits."""
+        messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            plan = recorder.plan_trim(messages, budget=1000)
+        assert plan.phase == "fits"
+        (span,) = spans.trims()
+        attrs = span.attributes or {}
+        assert attrs[sc.TRIM_PHASE] == "fits" and attrs[sc.TRIM_TRIMMED] is False
+        assert attrs[sc.GEN_AI_CONVERSATION_ID] == "s1" and attrs[sc.TRIM_UNIT] == "bytes"
+
+    def test_trimming_marks_the_running_call_compacted(self) -> None:
+        """When the plan trims, the running call gets gen_ai.conversation.compacted."""
+        messages = [{"role": "user", "content": "x" * 100}, {"role": "assistant", "content": "y" * 100},
+                    {"role": "user", "content": "z" * 10}]
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            with recorder.call("turn", role="a"):
+                plan = recorder.plan_trim(messages, budget=50, strategy="drop_oldest")
+        assert plan.trimmed
+        call_attrs = spans.calls()[0].attributes or {}
+        assert call_attrs[sc.GEN_AI_CONVERSATION_COMPACTED] is True
+        trim = spans.trims()[0]
+        assert trim.parent is not None and trim.parent.span_id == spans.calls()[0].context.span_id  # type: ignore[union-attr]
+
+    def test_goal_switch_moves_the_boundary_used_by_the_planner(self) -> None:
+        """record_need emits boundary shifts and the next plan uses the new boundary."""
+        counter = TokenCounter("bytes")
+        messages: list[dict[str, str]] = []
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=counter)
+            recorder.record_need("build a parser for invoices", messages)
+            messages += [{"role": "user", "content": "a" * 200}, {"role": "assistant", "content": "b" * 200}]
+            shift = recorder.record_need("translate this poem to French", messages)
+            messages += [{"role": "user", "content": "c" * 50}]
+            plan = recorder.plan_trim(messages, budget=300)
+        assert shift is not None and shift.reason == "new_goal" and shift.position == 3
+        assert plan.phase == "pre_boundary" and plan.boundary_index == 2
+        first, second = spans.boundary_shifts()
+        assert (first.attributes or {})[sc.GOAL_REASON] == "first_need"
+        attrs = second.attributes or {}
+        assert attrs[sc.GOAL_BOUNDARY_FROM] == 0 and attrs[sc.GOAL_BOUNDARY_TO] == 2
+        assert attrs[sc.GOAL_SUPERSEDES_EARLIER] is True
+        assert sc.GOAL_NEED_TEXT not in attrs and len(str(attrs[sc.GOAL_NEED_HASH])) == 16
+
+
+class TestTelemetryOff:
+    def test_no_provider_means_no_spans_and_a_working_view(self) -> None:
+        """With nothing configured, calls still hand out a view and never record."""
+        recorder = Recorder("s1", history=seeded_history(), tracer_provider=trace.NoOpTracerProvider())
+        with recorder.call("m", role="r", code=READS_HISTORY) as call:
+            assert not call.recording
+            assert len([r for r in call.view]) == 4
+
+    def test_sdk_disabled_records_nothing(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """OTEL_SDK_DISABLED=true makes the SDK provider hand out no-op tracers; we record nothing."""
+        monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        recorder = Recorder("s1", tracer_provider=provider)
+        with recorder.call("m", role="r") as call:
+            assert not call.recording
+        recorder.plan_trim([{"role": "user", "content": "x"}], budget=10)
+        assert exporter.get_finished_spans() == ()
