@@ -216,9 +216,12 @@ def configure(
             endpoint=endpoint, headers=tuple(headers.items()) if headers else None
         )
     else:
+        import sys
+
         from opentelemetry.sdk.trace.export import ConsoleSpanExporter
 
-        inner = ConsoleSpanExporter()
+        # Bind the stdout of now, not of import time (the SDK's default argument).
+        inner = ConsoleSpanExporter(out=sys.stdout)
 
     guard = _GuardedExporter(inner)
     provider = TracerProvider(resource=resource)

@@ -208,6 +208,15 @@ class CallHandle:
             parent._ancestor_roles | {parent.role} if parent is not None else frozenset()
         )
 
+    def __enter__(self) -> CallHandle:
+        return self
+
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        if exc is not None:
+            self.fail(exc)
+        else:
+            self.stop()
+
     @property
     def recording(self) -> bool:
         """Whether a span is being recorded (False when telemetry is off)."""

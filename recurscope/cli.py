@@ -1,33 +1,70 @@
 """The ``recurscope`` command: a thin layer over the library.
 
 Each command lives next to the code it drives and registers itself through an
-``add_command(subparsers)`` function; this module only assembles them.
+``add_command(subparsers)`` function; this module only assembles them. A
+command whose extra is not installed still shows in ``--help`` and, when run,
+says which extra to install.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+# (module, extra it needs, commands it registers) — in the order --help lists them.
+COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("recurscope.instrumentation.analysis.evaluate", "", ("detector-eval",)),
+    ("recurscope.pipeline.ingest", "pipeline", ("ingest",)),
+    ("recurscope.pipeline.report", "pipeline", ("report",)),
+    ("recurscope.pipeline.compare", "pipeline", ("compare",)),
+)
+
+EPILOG = """\
+examples:
+  recurscope detector-eval                      # precision/recall of history-access detection
+  recurscope ingest data/spans.jsonl            # read OTLP JSON lines into data/recurscope.duckdb
+  recurscope report --format md                 # the verdict, pasteable into a design record
+"""
 
 
-def _registrars() -> list[Registrar]:
-    registrars: list[Registrar] = []
-    return registrars
+def _missing_extra(name: str, extra: str, error: ImportError) -> argparse.ArgumentParser:
+    def run(_: argparse.Namespace) -> int:
+        print(
+            f"recurscope {name} needs the [{extra}] extra: pip install 'recurscope[{extra}]'"
+            f" ({error})",
+            file=sys.stderr,
+        )
+        return 2
+
+    parser = argparse.ArgumentParser(prog=f"recurscope {name}", add_help=True)
+    parser.set_defaults(func=run)
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recurscope",
         description="Evidence on how agent runtimes use and lose conversation history.",
-        epilog="Example: recurscope detector-eval --corpus data/detector-corpus",
+        epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from recurscope import __version__
+
+    parser.add_argument("--version", action="version", version=f"recurscope {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in _registrars():
-        register(subparsers)
+    for module_name, extra, names in COMMANDS:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            if not extra or (error.name or "").startswith("recurscope"):
+                raise
+            for name in names:
+                sub = subparsers.add_parser(name, help=f"(needs the [{extra}] extra)")
+                sub.set_defaults(func=_missing_extra(name, extra, error).get_default("func"))
+            continue
+        module.add_command(subparsers)
     return parser
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import socket
 import time
@@ -102,7 +103,8 @@ class TestHistory:
         with pytest.raises(TypeError):
             record["kwargs"]["k"] = 5
         assert json.loads(json.dumps(record))["call_id"] == "c1"
-        assert dict(record) == history.records()[0]
+        assert copy.deepcopy(record) == history.records()[0]
+        assert type(copy.deepcopy(record)) is dict
 
     def test_records_are_plain_mutable_copies(self) -> None:
         """records() hands out plain dicts whose mutation does not touch the history."""
