@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Literal
 
 from .tokens import TokenCounter
+from .view import HistoryView
 
 Speaker = Literal["user", "agent", "tool"]
 SPEAKERS: Final[tuple[str, ...]] = ("user", "agent", "tool")
@@ -85,9 +86,7 @@ class FrozenRecord(dict[str, Any]):
     __slots__ = ()
 
     def _read_only(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(
-            "history records are read-only; copy one with dict(record) to change it"
-        )
+        raise TypeError("history records are read-only; copy one with dict(record) to change it")
 
     __setitem__ = __delitem__ = __ior__ = _read_only
     clear = pop = popitem = setdefault = update = _read_only
@@ -185,7 +184,8 @@ class HistoryRecord:
             method_name=str(method_name),
             args=tuple(to_plain(list(args))),
             kwargs=to_plain(dict(kwargs or {})),
-            outcome_summary=summary if isinstance(summary, dict) or summary is None
+            outcome_summary=summary
+            if isinstance(summary, dict) or summary is None
             else {"value": summary},
             trace_id=trace_id,
             parent_call_id=parent_call_id,
@@ -248,7 +248,9 @@ class Retention:
         for name in ("max_records", "max_tokens"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"Retention.{name} must be a non-negative int or None; got {value!r}")
+                raise ValueError(
+                    f"Retention.{name} must be a non-negative int or None; got {value!r}"
+                )
         if self.window is not None and self.window.total_seconds() <= 0:
             raise ValueError(f"Retention.window must be a positive timedelta; got {self.window!r}")
 
@@ -277,7 +279,9 @@ class History(Sequence[Mapping[str, Any]]):
     expects.
     """
 
-    def __init__(self, records: Iterable[HistoryRecord] = (), *, retention: Retention | None = None):
+    def __init__(
+        self, records: Iterable[HistoryRecord] = (), *, retention: Retention | None = None
+    ):
         self.retention = retention or Retention()
         self._records: deque[HistoryRecord] = deque()
         # Read-only mappings handed to generated code, built once per record so
@@ -367,15 +371,15 @@ class History(Sequence[Mapping[str, Any]]):
 
     def take_evictions(self) -> int:
         """Evictions since the previous call of this method (what a call span reports)."""
+        if self._evicted_total == self._evicted_reported:  # the common case, lock-free
+            return 0
         with self._lock:
             count = self._evicted_total - self._evicted_reported
             self._evicted_reported = self._evicted_total
             return count
 
-    def view(self) -> Any:
+    def view(self) -> HistoryView:
         """A fresh observed, read-only view for one call's generated code."""
-        from .view import HistoryView
-
         return HistoryView(self._frozen)
 
     # -- JSON ------------------------------------------------------------------
@@ -388,7 +392,9 @@ class History(Sequence[Mapping[str, Any]]):
     def from_json(cls, text: str, *, retention: Retention | None = None) -> History:
         data = json.loads(text)
         if not isinstance(data, list):
-            raise ValueError("history JSON must be an array of records (as written by History.to_json)")
+            raise ValueError(
+                "history JSON must be an array of records (as written by History.to_json)"
+            )
         return cls((HistoryRecord.from_dict(item) for item in data), retention=retention)
 
 

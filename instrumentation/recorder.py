@@ -23,8 +23,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from opentelemetry import context as otel_context
@@ -107,7 +106,7 @@ _TRACERS = _TracerCache()
 class _CodeFacts:
     """Per-code facts computed once: hash, size and the static analysis."""
 
-    __slots__ = ("analysis", "attributes")
+    __slots__ = ("accessed", "analysis", "attributes", "ops")
 
     def __init__(self, code: str, language: str, history_names: tuple[str, ...]) -> None:
         data = code.encode("utf-8", "surrogatepass")
@@ -121,6 +120,8 @@ class _CodeFacts:
         if self.analysis.fingerprint:
             attrs[sc.CODE_FINGERPRINT] = self.analysis.fingerprint
         self.attributes = attrs
+        self.accessed = self.analysis.accessed
+        self.ops = self.analysis.ops if self.accessed else frozenset()
 
 
 _CODE_CACHE: OrderedDict[tuple[str, str, tuple[str, ...]], _CodeFacts] = OrderedDict()
@@ -156,9 +157,9 @@ class CallHandle:
 
     __slots__ = (
         "_ancestor_roles",
+        "_call_token",
         "_code",
         "_context_token",
-        "_call_token",
         "_errors",
         "_history",
         "_language",
@@ -277,8 +278,14 @@ class CallHandle:
             except Exception as exc:
                 self._fault("call.mark_compacted", exc)
 
-    def to_record(self, *, outcome_summary: Any = None, speaker: str = "agent",
-                  args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None = None) -> HistoryRecord:
+    def to_record(
+        self,
+        *,
+        outcome_summary: Any = None,
+        speaker: str = "agent",
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+    ) -> HistoryRecord:
         """The history record of this call (design record 0019 shape), to append when it ends."""
         trace_id = None
         if self.span is not None:
@@ -335,24 +342,30 @@ class CallHandle:
     ) -> dict[str, AttributeValue]:
         attrs: dict[str, AttributeValue] = {sc.CALL_OUTCOME_STATUS: status}
         seen = self.view.summary()
-        ops = set(seen.ops)
+        ops = seen.ops
         static = False
         if self._code is not None:
             try:
                 facts = _code_facts(self._code, self._language, self.recorder.history_names)
                 attrs.update(facts.attributes)
-                static = facts.analysis.accessed
+                static = facts.accessed
                 if static:
-                    ops |= facts.analysis.ops
+                    ops = ops | facts.ops
             except Exception as exc:  # analysis must never cost the host its call
                 self._fault("call.analysis", exc)
                 attrs[sc.CODE_ANALYSIS] = "failed"
         runtime = seen.accessed
         attrs[sc.HISTORY_ACCESSED] = runtime or static
         attrs[sc.HISTORY_DETECTION] = (
-            "both" if runtime and static else "runtime" if runtime else "static" if static else "none"
+            "both"
+            if runtime and static
+            else "runtime"
+            if runtime
+            else "static"
+            if static
+            else "none"
         )
-        attrs[sc.HISTORY_OPS] = sorted(ops)
+        attrs[sc.HISTORY_OPS] = sorted(ops) if ops else []
         attrs[sc.HISTORY_RECORDS_READ] = seen.records_read
         attrs[sc.HISTORY_CONTEXTVIEW_SHAPED] = bool(ops & _CONTEXTVIEW_OPS)
         if self._history is not None:
@@ -432,6 +445,9 @@ class Recorder:
             self._base[sc.PROMPT_VERSION] = prompt_version
         if model is not None:
             self._base[sc.GEN_AI_REQUEST_MODEL] = model
+        self._call_base = {**self._base, sc.GEN_AI_OPERATION_NAME: "invoke_agent"}
+        self._provider_seen: object = None
+        self._tracer_seen: Tracer | None = None
         self._sequence = 0
         self._lock = threading.Lock()
 
@@ -474,21 +490,24 @@ class Recorder:
             parent = _CURRENT_CALL.get()
         depth = parent.depth + 1 if parent is not None else 0
         lang = language or self.language
-        try:
-            tracer = _resolve_tracer(self.tracer_provider)
-        except Exception as exc:
-            _faults.report("recorder.resolve_tracer", exc)
-            tracer = None
+        tracer = self._tracer()
         if tracer is None:
             handle: CallHandle = _NoopCall(
-                self, span=None, call_id=call_id or "", role=role, method=method, depth=depth,
-                parent=parent, history=history, code=code, language=lang,
+                self,
+                span=None,
+                call_id=call_id or "",
+                role=role,
+                method=method,
+                depth=depth,
+                parent=parent,
+                history=history,
+                code=code,
+                language=lang,
             )
             handle._call_token = _CURRENT_CALL.set(handle)
             return handle
         call_id = call_id or self._next_call_id()
-        attrs: dict[str, AttributeValue] = dict(self._base)
-        attrs[sc.GEN_AI_OPERATION_NAME] = "invoke_agent"
+        attrs: dict[str, AttributeValue] = self._call_base.copy()
         attrs[sc.GEN_AI_AGENT_NAME] = role
         attrs[sc.CALL_ID] = call_id
         attrs[sc.CALL_ROLE] = role
@@ -526,41 +545,48 @@ class Recorder:
         except Exception as exc:
             _faults.report("call.start", exc)
             handle = _NoopCall(
-                self, span=None, call_id=call_id, role=role, method=method, depth=depth,
-                parent=parent, history=history, code=code, language=lang,
+                self,
+                span=None,
+                call_id=call_id,
+                role=role,
+                method=method,
+                depth=depth,
+                parent=parent,
+                history=history,
+                code=code,
+                language=lang,
             )
             handle._call_token = _CURRENT_CALL.set(handle)
             return handle
         handle = CallHandle(
-            self, span=span, call_id=call_id, role=role, method=method, depth=depth,
-            parent=parent, history=history, code=code, language=lang,
+            self,
+            span=span,
+            call_id=call_id,
+            role=role,
+            method=method,
+            depth=depth,
+            parent=parent,
+            history=history,
+            code=code,
+            language=lang,
         )
         handle._errors = errors
         handle._activate()
         return handle
 
-    @contextmanager
-    def call(self, method: str, *, role: str, **options: Any) -> Iterator[CallHandle]:
+    def call(self, method: str, *, role: str, **options: Any) -> CallHandle:
         """``with recorder.call("ask", role="assistant", code=code) as call:`` — see :meth:`start_call`.
 
-        An exception inside the block is recorded, the span set to ERROR, and
-        the exception re-raised unchanged.
+        The handle is its own context manager: an exception inside the block is
+        recorded, the span set to ERROR, and the exception re-raised unchanged.
         """
-        handle = self.start_call(method, role=role, **options)
-        try:
-            yield handle
-        except BaseException as exc:
-            handle.fail(exc)
-            raise
-        else:
-            handle.stop()
+        return self.start_call(method, role=role, **options)
 
-    @contextmanager
-    def delegate(self, role: str, *, method: str, kind: str = "delegate",
-                 **options: Any) -> Iterator[CallHandle]:
+    def delegate(
+        self, role: str, *, method: str, kind: str = "delegate", **options: Any
+    ) -> CallHandle:
         """``with recorder.delegate("researcher", method="find") as child:`` under the running call."""
-        with self.call(method, role=role, delegation_kind=kind, **options) as handle:
-            yield handle
+        return self.start_call(method, role=role, delegation_kind=kind, **options)
 
     # -- trims -------------------------------------------------------------------
 
@@ -571,7 +597,7 @@ class Recorder:
         budget: int,
         orientation: Sequence[Mapping[str, Any]] = (),
         strategy: Strategy = "goal_aware",
-        boundary: int | None | object = ...,
+        boundary: int | object | None = ...,
         summarizer: Summarizer | None = None,
         summarizer_timeout: float = 10.0,
         counter: TokenCounter | None = None,
@@ -662,14 +688,19 @@ class Recorder:
         return shift
 
     def _tracer(self) -> Tracer | None:
+        """The tracer of the provider in force, resolved once per provider."""
+        provider = self.tracer_provider or _PROVIDER_OVERRIDE.get() or trace.get_tracer_provider()
+        if provider is self._provider_seen:
+            return self._tracer_seen
         try:
-            return _resolve_tracer(self.tracer_provider)
+            tracer = _resolve_tracer(provider)
         except Exception as exc:
             _faults.report("recorder.resolve_tracer", exc)
-            return None
+            tracer = None
+        self._provider_seen, self._tracer_seen = provider, tracer
+        return tracer
 
 
 def current_call() -> CallHandle | None:
     """The call whose code is running in this context, if any."""
     return _CURRENT_CALL.get()
-

@@ -11,20 +11,19 @@ so a filter over the view costs what a filter over a list costs.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, overload
+from typing import Any, Final, NamedTuple, overload
 
 RUNTIME_OPS: Final = frozenset({"iterate", "index", "slice", "len"})
 """Operations the view can observe at run time."""
 
 
-@dataclass(frozen=True, slots=True)
-class AccessSummary:
+class AccessSummary(NamedTuple):
     """What one call's code did with its view.
 
     ``ops`` is a subset of :data:`RUNTIME_OPS`; ``records_read`` counts record
     deliveries (a record read twice counts twice); ``accessed`` is true when
-    any record was read or the length was asked.
+    any record was read or the length was asked. (A named tuple: built once
+    per call on the hot path, where a frozen dataclass costs several times more.)
     """
 
     accessed: bool
@@ -86,7 +85,7 @@ class HistoryView(Sequence[Mapping[str, Any]]):
 
     def __reversed__(self) -> Iterator[Mapping[str, Any]]:
         records = self._records
-        iterator = reversed(records)
+        iterator: Iterator[Mapping[str, Any]] = reversed(records)
         self._iterators.append((iterator, len(records)))
         return iterator
 

@@ -15,7 +15,9 @@ def _subcommands() -> list[str]:
 
 
 @pytest.mark.parametrize("name", _subcommands())
-def test_every_command_has_help_with_an_example(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_command_has_help_with_an_example(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`recurscope NAME --help` exits 0 and shows an example invocation."""
     with pytest.raises(SystemExit) as exit_info:
         main([name, "--help"])
@@ -33,7 +35,10 @@ def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) ->
 def test_console_script_runs() -> None:
     """The installed console script answers --version."""
     result = subprocess.run(
-        [sys.executable, "-m", "recurscope.cli", "--version"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "recurscope.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert result.stdout.startswith("recurscope ")
 

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -82,10 +83,10 @@ def test_missing_grpc_extra_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 class _Collector(BaseHTTPRequestHandler):
-    received: list[ExportTraceServiceRequest] = []
+    received: ClassVar[list[ExportTraceServiceRequest]] = []
     fail = False
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         if self.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)

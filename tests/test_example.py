@@ -34,9 +34,16 @@ def read_spans(path: Path) -> list[dict[str, Any]]:
             for ss in rs["scopeSpans"]:
                 for span in ss["spans"]:
                     attrs = {a["key"]: _value(a["value"]) for a in span.get("attributes", [])}
-                    spans.append({"name": span["name"], "attrs": attrs, "resource": resource,
-                                  "span_id": span["spanId"], "parent": span.get("parentSpanId", ""),
-                                  "scope": ss["scope"]})
+                    spans.append(
+                        {
+                            "name": span["name"],
+                            "attrs": attrs,
+                            "resource": resource,
+                            "span_id": span["spanId"],
+                            "parent": span.get("parentSpanId", ""),
+                            "scope": ss["scope"],
+                        }
+                    )
     return spans
 
 
@@ -44,8 +51,17 @@ def read_spans(path: Path) -> list[dict[str, Any]]:
 def spans(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     out = tmp_path_factory.mktemp("example") / "spans.jsonl"
     result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "agent_loop.py"), "--out", str(out), "--sessions", "2"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            str(ROOT / "examples" / "agent_loop.py"),
+            "--out",
+            str(out),
+            "--sessions",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "spans written" in result.stdout
@@ -67,8 +83,11 @@ def test_required_attributes_are_present(spans: list[dict[str, Any]]) -> None:
     """Every span has the attributes the registry marks required for it."""
     registry = json.loads((ROOT / "instrumentation" / "semconv_registry.json").read_text())
     for span in spans:
-        required = [a["name"] for a in registry["attributes"]
-                    if a["requirement"] == "required" and span["name"] in a["spans"]]
+        required = [
+            a["name"]
+            for a in registry["attributes"]
+            if a["requirement"] == "required" and span["name"] in a["spans"]
+        ]
         missing = [name for name in required if name not in span["attrs"]]
         assert not missing, (span["name"], missing)
         assert span["resource"]["service.instance.id"]

@@ -102,9 +102,8 @@ def test_analysis_failure_is_counted_on_the_span(monkeypatch: pytest.MonkeyPatch
 )
 def test_unparsable_code_is_analysed_best_effort(code: str) -> None:
     """Code that does not parse gives a best-effort answer, never an exception."""
-    with capture_spans() as spans:
-        with Recorder("s1").call("m", role="r", code=code):
-            pass
+    with capture_spans() as spans, Recorder("s1").call("m", role="r", code=code):
+        pass
     attrs = spans.calls()[0].attributes or {}
     assert attrs[sc.CODE_ANALYSIS] in {"ast", "failed", "textual"}
     assert sc.INSTRUMENTATION_ERRORS not in attrs
@@ -133,8 +132,12 @@ def test_summarizer_failure_falls_back_to_dropping() -> None:
     def summarizer(messages: Sequence[Any]) -> str:
         raise ValueError("model unavailable")
 
-    messages = [{"role": "user", "content": "x" * 100}, {"role": "assistant", "content": "y" * 100},
-                {"role": "user", "content": "z" * 100}, {"role": "assistant", "content": "w" * 20}]
+    messages = [
+        {"role": "user", "content": "x" * 100},
+        {"role": "assistant", "content": "y" * 100},
+        {"role": "user", "content": "z" * 100},
+        {"role": "assistant", "content": "w" * 20},
+    ]
     with capture_spans() as spans:
         plan = Recorder("s1", token_counter=TokenCounter("bytes")).plan_trim(
             messages, budget=150, strategy="head_tail", summarizer=summarizer
@@ -170,8 +173,7 @@ def test_span_that_raises_on_set_attributes_still_ends(monkeypatch: pytest.Monke
         original(self, attributes)
 
     monkeypatch.setattr(SdkSpan, "set_attributes", flaky)
-    with capture_spans() as spans:
-        with Recorder("s1").call("m", role="r"):
-            pass
+    with capture_spans() as spans, Recorder("s1").call("m", role="r"):
+        pass
     attrs = spans.calls()[0].attributes or {}
     assert attrs[sc.INSTRUMENTATION_ERRORS] == 1

@@ -24,8 +24,13 @@ from recurscope.instrumentation import (
 
 def make(i: int, speaker: str = "agent", **extra: object) -> HistoryRecord:
     return HistoryRecord.create(
-        call_id=f"c{i}", speaker=speaker, method_name="add", args=[i], kwargs={"k": i},
-        outcome_summary={"ok": True}, **extra,  # type: ignore[arg-type]
+        call_id=f"c{i}",
+        speaker=speaker,
+        method_name="add",
+        args=[i],
+        kwargs={"k": i},
+        outcome_summary={"ok": True},
+        **extra,  # type: ignore[arg-type]
     )
 
 
@@ -35,7 +40,13 @@ class TestRecord:
         record = make(1, trace_id="t1", parent_call_id="c0", depth=1, duration_ms=2.5)
         data = record.to_dict()
         assert list(data)[:7] == [
-            "call_id", "timestamp", "speaker", "method_name", "args", "kwargs", "outcome_summary",
+            "call_id",
+            "timestamp",
+            "speaker",
+            "method_name",
+            "args",
+            "kwargs",
+            "outcome_summary",
         ]
         assert data["depth"] == 1 and data["trace_id"] == "t1" and data["duration_ms"] == 2.5
         assert HistoryRecord.from_dict(data) == record
@@ -57,8 +68,12 @@ class TestRecord:
         sock = socket.socket()
         try:
             record = HistoryRecord.create(
-                call_id="c", speaker="tool", method_name="fetch",
-                args=[sock, float("nan")], kwargs={"cb": print}, outcome_summary=object(),
+                call_id="c",
+                speaker="tool",
+                method_name="fetch",
+                args=[sock, float("nan")],
+                kwargs={"cb": print},
+                outcome_summary=object(),
             )
         finally:
             sock.close()
@@ -76,14 +91,25 @@ class TestRecord:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
+    ),
     max_leaves=10,
 )
 
 
-@given(args=st.lists(json_values, max_size=4), kwargs=st.dictionaries(st.text(max_size=8), json_values, max_size=4))
-def test_json_round_trip_is_lossless_for_plain_data(args: list[object], kwargs: dict[str, object]) -> None:
+@given(
+    args=st.lists(json_values, max_size=4),
+    kwargs=st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+)
+def test_json_round_trip_is_lossless_for_plain_data(
+    args: list[object], kwargs: dict[str, object]
+) -> None:
     """Any JSON-ready payload survives History.to_json/from_json unchanged."""
     history = History()
     history.record(call_id="c1", speaker="user", method_name="ask", args=args, kwargs=kwargs)

@@ -13,7 +13,9 @@ from recurscope.instrumentation import History, HistoryRecord, Recorder, TokenCo
 from recurscope.instrumentation import semconv as sc
 from recurscope.instrumentation.testing import capture_spans
 
-READS_HISTORY = 'h = context["conversation_history"]\nresult = [m for m in h if m["speaker"] == "user"]\n'
+READS_HISTORY = (
+    'h = context["conversation_history"]\nresult = [m for m in h if m["speaker"] == "user"]\n'
+)
 IGNORES_HISTORY = "result = 2 + 2\n"
 
 
@@ -21,7 +23,9 @@ def seeded_history(n: int = 4) -> History:
     history = History()
     for i in range(n):
         history.append(
-            HistoryRecord.create(call_id=f"c{i}", speaker="user" if i % 2 else "agent", method_name="m")
+            HistoryRecord.create(
+                call_id=f"c{i}", speaker="user" if i % 2 else "agent", method_name="m"
+            )
         )
     return history
 
@@ -96,8 +100,9 @@ class TestCallSpans:
     def test_content_only_with_capture_on(self) -> None:
         """Args, kwargs and code are exported only with content capture; sizes always."""
         with capture_spans() as spans:
-            Recorder("s1").start_call("add", role="a", code=IGNORES_HISTORY, args=[1, 2],
-                                      kwargs={"u": "cm"}).stop()
+            Recorder("s1").start_call(
+                "add", role="a", code=IGNORES_HISTORY, args=[1, 2], kwargs={"u": "cm"}
+            ).stop()
             Recorder("s2", capture_content=True).start_call(
                 "add", role="a", code=IGNORES_HISTORY, args=[1, 2], kwargs={"u": "cm"}
             ).stop(outcome={"ok": True})
@@ -119,9 +124,8 @@ class TestCallSpans:
         """An exception in the block is recorded, marks the span ERROR and propagates."""
         with capture_spans() as spans:
             recorder = Recorder("s1")
-            with pytest.raises(ZeroDivisionError):
-                with recorder.call("div", role="a"):
-                    1 / 0  # noqa: B018
+            with pytest.raises(ZeroDivisionError), recorder.call("div", role="a"):
+                1 / 0  # noqa: B018
         (span,) = spans.calls()
         assert span.status.status_code is StatusCode.ERROR
         assert (span.attributes or {})[sc.CALL_OUTCOME_STATUS] == "error"
@@ -163,7 +167,7 @@ class TestCallSpans:
         with capture_spans() as spans:
             history = History(retention=Retention(max_records=2))
             recorder = Recorder("s1", history=history)
-            for i in range(5):
+            for _ in range(5):
                 with recorder.call("m", role="r") as call:
                     history.append(call.to_record(outcome_summary={"ok": True}))
         evicted = [(s.attributes or {})[sc.HISTORY_EVICTED] for s in spans.calls()]
@@ -207,7 +211,9 @@ class TestDelegation:
                     with recorder.delegate("parser", method="c"):
                         with recorder.delegate("calculator", method="d"):  # ancestor's role
                             pass
-        by_method = {(s.attributes or {})[sc.CALL_METHOD]: s.attributes or {} for s in spans.calls()}
+        by_method = {
+            (s.attributes or {})[sc.CALL_METHOD]: s.attributes or {} for s in spans.calls()
+        }
         assert by_method["b"][sc.DELEGATION_SAME_ROLE] is True
         assert by_method["c"][sc.DELEGATION_SAME_ROLE] is False
         assert by_method["d"][sc.DELEGATION_SAME_ROLE] is True
@@ -243,8 +249,11 @@ class TestTrimAndGoals:
 
     def test_trimming_marks_the_running_call_compacted(self) -> None:
         """When the plan trims, the running call gets gen_ai.conversation.compacted."""
-        messages = [{"role": "user", "content": "x" * 100}, {"role": "assistant", "content": "y" * 100},
-                    {"role": "user", "content": "z" * 10}]
+        messages = [
+            {"role": "user", "content": "x" * 100},
+            {"role": "assistant", "content": "y" * 100},
+            {"role": "user", "content": "z" * 10},
+        ]
         with capture_spans() as spans:
             recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
             with recorder.call("turn", role="a"):
@@ -262,7 +271,10 @@ class TestTrimAndGoals:
         with capture_spans() as spans:
             recorder = Recorder("s1", token_counter=counter)
             recorder.record_need("build a parser for invoices", messages)
-            messages += [{"role": "user", "content": "a" * 200}, {"role": "assistant", "content": "b" * 200}]
+            messages += [
+                {"role": "user", "content": "a" * 200},
+                {"role": "assistant", "content": "b" * 200},
+            ]
             shift = recorder.record_need("translate this poem to French", messages)
             messages += [{"role": "user", "content": "c" * 50}]
             plan = recorder.plan_trim(messages, budget=300)
@@ -279,7 +291,9 @@ class TestTrimAndGoals:
 class TestTelemetryOff:
     def test_no_provider_means_no_spans_and_a_working_view(self) -> None:
         """With nothing configured, calls still hand out a view and never record."""
-        recorder = Recorder("s1", history=seeded_history(), tracer_provider=trace.NoOpTracerProvider())
+        recorder = Recorder(
+            "s1", history=seeded_history(), tracer_provider=trace.NoOpTracerProvider()
+        )
         with recorder.call("m", role="r", code=READS_HISTORY) as call:
             assert not call.recording
             assert len([r for r in call.view]) == 4

@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def meta():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("semconv_meta", ROOT / "tools" / "semconv_meta.py")
+    spec = importlib.util.spec_from_file_location(
+        "semconv_meta", ROOT / "tools" / "semconv_meta.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules["semconv_meta"] = module

@@ -13,7 +13,9 @@ def history_of(n: int) -> History:
     history = History()
     for i in range(n):
         history.append(
-            HistoryRecord.create(call_id=f"c{i}", speaker="user" if i % 2 else "agent", method_name="m")
+            HistoryRecord.create(
+                call_id=f"c{i}", speaker="user" if i % 2 else "agent", method_name="m"
+            )
         )
     return history
 
@@ -56,7 +58,7 @@ def test_reversed_and_membership_are_iteration() -> None:
     """reversed() and `in` are reads of the records they scan."""
     history = history_of(4)
     view = history.view()
-    assert list(reversed(view))[0]["call_id"] == "c3"
+    assert next(reversed(view))["call_id"] == "c3"
     assert history[0] in view
     assert view.summary().ops == {"iterate"}
 
@@ -81,11 +83,9 @@ def test_len_of_empty_history_is_access() -> None:
 def test_records_read_equals_records_delivered(n: int, stop: int) -> None:
     """Whatever prefix the code consumes, records_read equals the records handed out."""
     view = history_of(n).view()
-    taken = 0
-    for _record in view:
+    for taken, _record in enumerate(view):
         if taken == stop:
             break
-        taken += 1
     # The loop pulled `taken` records plus, when it broke early, the one it stopped on.
     pulled = min(n, stop + 1) if stop < n else n
     assert view.summary().records_read == pulled
