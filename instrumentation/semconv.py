@@ -176,6 +176,9 @@ TRIM_PHASE: Final = "recurscope.trim.phase"
 TRIM_TRIMMED: Final = "recurscope.trim.trimmed"
 """True when the plan removed (dropped or summarized) at least one message."""
 
+TRIM_OVER_BUDGET: Final = "recurscope.trim.over_budget"
+"""True when the plan still exceeds the budget because only pinned content remains."""
+
 TRIM_BOUNDARY_INDEX: Final = "recurscope.trim.boundary_index"
 """0-based message index where the current need's turn begins; absent without a boundary."""
 

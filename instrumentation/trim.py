@@ -247,6 +247,7 @@ class TrimPlan:
             semconv.TRIM_BUDGET: self.budget,
             semconv.TRIM_PHASE: self.phase,
             semconv.TRIM_TRIMMED: self.trimmed,
+            semconv.TRIM_OVER_BUDGET: self.over_budget,
             semconv.TRIM_ORIENTATION_SIZE: self.orientation_size,
             semconv.TRIM_BEFORE_SIZE: self.before.total,
             semconv.TRIM_BEFORE_MESSAGES: self.before.messages,

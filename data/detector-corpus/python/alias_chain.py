@@ -1,0 +1,5 @@
+ctx = context
+h = ctx["conversation_history"]
+recent = h[-4:]
+window = recent
+result = len(window)

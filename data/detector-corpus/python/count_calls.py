@@ -1,0 +1,2 @@
+history = context["conversation_history"]
+result = {"calls_so_far": len(history)}

@@ -1,0 +1,3 @@
+h = context["conversation_history"]
+rest = h[1:]
+result = [r["speaker"] for r in rest]

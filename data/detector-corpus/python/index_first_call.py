@@ -1,0 +1,3 @@
+history = context["conversation_history"]
+first = history[0] if history else None
+result = first["args"] if first else []

@@ -1,0 +1,3 @@
+import json
+
+result = json.dumps(context["conversation_history"], default=str)

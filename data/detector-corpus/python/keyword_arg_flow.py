@@ -1,0 +1,5 @@
+def tail(*, records, n):
+    return records[-n:]
+
+
+result = tail(records=context["conversation_history"], n=3)

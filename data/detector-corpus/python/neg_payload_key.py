@@ -1,0 +1,2 @@
+payload = {"conversation_history": [], "query": kwargs.get("q", "")}
+result = payload

@@ -1,0 +1,1 @@
+result = context.get("conversation_history", [])

@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+first_call = history.first
+result = first_call ? first_call[:args] : []

@@ -1,0 +1,2 @@
+keys = [:conversation_history, :memory, :value]
+result = keys.map(&:to_s).select { |k| context.key?(k.to_sym) }

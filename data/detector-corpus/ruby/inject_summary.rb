@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+summary = history.inject("") { |acc, rec| acc + "#{rec[:method_name]}; " }
+result = summary.strip

@@ -1,0 +1,3 @@
+summary = context[:conversation_summary] || ""
+words = summary.split.group_by(&:downcase)
+result = words.keys.take(5)

@@ -1,0 +1,3 @@
+note = "conversation_history is empty for new sessions"
+context[:notes] = (context[:notes] || []) + [note]
+result = context[:notes].size

@@ -1,0 +1,23 @@
+"""Static analysis of generated code that reads the conversation history.
+
+``analyze_code(code, language)`` says whether a program reads the history,
+which operations it applies to the records (``ALL_OPS``; the ContextView-shaped
+ones are ``CONTEXTVIEW_OPS``) and fingerprints the history-processing part.
+Python is analysed on its AST, Ruby on its tokens, other languages textually;
+the call never raises and remembers its answers. ``baseline_analysis`` is the
+original runtime's regex detector, kept for comparison; ``evaluate`` (a
+submodule) scores both against the labelled corpus. See ``docs/detector.md``.
+"""
+
+from ._analyze import analyze_code, clear_cache
+from ._baseline import baseline_analysis
+from ._model import ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
+
+__all__ = [
+    "ALL_OPS",
+    "CONTEXTVIEW_OPS",
+    "CodeAnalysis",
+    "analyze_code",
+    "baseline_analysis",
+    "clear_cache",
+]
