@@ -283,6 +283,7 @@ class History(Sequence[Mapping[str, Any]]):
         self, records: Iterable[HistoryRecord] = (), *, retention: Retention | None = None
     ):
         self.retention = retention or Retention()
+        self.retention_kind = self.retention.kind  # read by every call span: computed once
         self._records: deque[HistoryRecord] = deque()
         # Read-only mappings handed to generated code, built once per record so
         # reading through a view costs the same as reading a plain list.

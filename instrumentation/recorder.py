@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import itertools
 import json
 import os
 import threading
@@ -340,34 +341,29 @@ class CallHandle:
     def _finish_attributes(
         self, status: str, outcome: Mapping[str, Any] | None
     ) -> dict[str, AttributeValue]:
-        attrs: dict[str, AttributeValue] = {sc.CALL_OUTCOME_STATUS: status}
-        seen = self.view.summary()
-        ops = seen.ops
+        runtime, ops, records_read = self.view.summary()
         static = False
+        facts = None
         if self._code is not None:
             try:
                 facts = _code_facts(self._code, self._language, self.recorder.history_names)
-                attrs.update(facts.attributes)
                 static = facts.accessed
                 if static:
                     ops = ops | facts.ops
             except Exception as exc:  # analysis must never cost the host its call
                 self._fault("call.analysis", exc)
-                attrs[sc.CODE_ANALYSIS] = "failed"
-        runtime = seen.accessed
-        attrs[sc.HISTORY_ACCESSED] = runtime or static
-        attrs[sc.HISTORY_DETECTION] = (
-            "both"
-            if runtime and static
-            else "runtime"
-            if runtime
-            else "static"
-            if static
-            else "none"
-        )
-        attrs[sc.HISTORY_OPS] = sorted(ops) if ops else []
-        attrs[sc.HISTORY_RECORDS_READ] = seen.records_read
-        attrs[sc.HISTORY_CONTEXTVIEW_SHAPED] = bool(ops & _CONTEXTVIEW_OPS)
+        attrs: dict[str, AttributeValue] = {
+            sc.CALL_OUTCOME_STATUS: status,
+            sc.HISTORY_ACCESSED: runtime or static,
+            sc.HISTORY_DETECTION: _DETECTION[runtime, static],
+            sc.HISTORY_OPS: sorted(ops) if ops else [],
+            sc.HISTORY_RECORDS_READ: records_read,
+            sc.HISTORY_CONTEXTVIEW_SHAPED: not ops.isdisjoint(_CONTEXTVIEW_OPS),
+        }
+        if facts is not None:
+            attrs.update(facts.attributes)
+        elif self._code is not None:
+            attrs[sc.CODE_ANALYSIS] = "failed"
         if self._history is not None:
             attrs[sc.HISTORY_EVICTED] = self._history.take_evictions()
         if outcome is not None and self.recorder.capture_content:
@@ -400,6 +396,12 @@ def _contextview_ops() -> frozenset[str]:
 
 
 _CONTEXTVIEW_OPS = _contextview_ops()
+_DETECTION = {
+    (True, True): "both",
+    (True, False): "runtime",
+    (False, True): "static",
+    (False, False): "none",
+}
 
 
 class Recorder:
@@ -448,8 +450,7 @@ class Recorder:
         self._call_base = {**self._base, sc.GEN_AI_OPERATION_NAME: "invoke_agent"}
         self._provider_seen: object = None
         self._tracer_seen: Tracer | None = None
-        self._sequence = 0
-        self._lock = threading.Lock()
+        self._sequence = itertools.count(1)
 
     @property
     def token_counter(self) -> TokenCounter:
@@ -458,9 +459,8 @@ class Recorder:
         return self._counter
 
     def _next_call_id(self) -> str:
-        with self._lock:
-            self._sequence += 1
-            return f"{self.session_id}:{self._sequence}"
+        # itertools.count is atomic under the GIL: no lock on the hot path.
+        return f"{self.session_id}:{next(self._sequence)}"
 
     # -- calls -------------------------------------------------------------------
 
@@ -514,7 +514,7 @@ class Recorder:
         attrs[sc.CALL_METHOD] = method
         attrs[sc.CALL_DEPTH] = depth
         attrs[sc.HISTORY_SIZE] = len(history)
-        attrs[sc.HISTORY_RETENTION] = history.retention.kind
+        attrs[sc.HISTORY_RETENTION] = history.retention_kind
         errors = 0
         if parent is not None:
             attrs[sc.CALL_PARENT_ID] = parent.call_id

@@ -31,6 +31,9 @@ class AccessSummary(NamedTuple):
     records_read: int
 
 
+_UNTOUCHED = AccessSummary(accessed=False, ops=frozenset(), records_read=0)
+
+
 class HistoryView(Sequence[Mapping[str, Any]]):
     """A read-only sequence over history records that notes how it is read.
 
@@ -122,6 +125,8 @@ class HistoryView(Sequence[Mapping[str, Any]]):
         """Summarize the reads so far (cheap: one pass over the iterators handed out)."""
         reads = self._reads
         iterated = self._op_iterate or bool(self._iterators)
+        if not (iterated or self._op_index or self._op_slice or self._len_asked):
+            return _UNTOUCHED
         for iterator, length in self._iterators:
             # An exhausted list iterator reports 0 remaining; a partly consumed
             # one reports what is left, so the difference is what was read.

@@ -1,0 +1,65 @@
+"""Speed targets, as ratios against baselines measured in the same run (see docs/benchmarks.md).
+
+The machines are shared and noisy: each check takes the best of up to three
+measurements (noise only ever inflates a ratio) and never gates on absolute time.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from instrumentation_bench import (  # noqa: E402
+    Result,
+    bench_call_overhead,
+    bench_planning,
+    bench_view_filter,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def best_ratio(measure: Callable[[], Result], target: float, tries: int = 3) -> Result:
+    best = measure()
+    for _ in range(tries - 1):
+        if best.ratio <= target:
+            break
+        again = measure()
+        best = again if again.ratio < best.ratio else best
+    return best
+
+
+def test_instrumented_call_costs_at_most_1_2x_a_bare_span() -> None:
+    """A call with its history attributes (analysis cached) costs <= 1.2x a bare SDK span with the same attributes."""
+    result = best_ratio(lambda: bench_call_overhead(calls=1500)[0], 1.2)
+    assert result.ratio <= 1.2, result.detail
+
+
+def test_disabled_telemetry_is_a_small_fraction_of_a_span() -> None:
+    """With telemetry off a call returns before touching a tracer: far below a span's cost."""
+    result = best_ratio(lambda: bench_call_overhead(calls=1500)[1], 0.25)
+    assert result.ratio <= 0.25, result.detail
+
+
+def test_filter_through_the_view_costs_at_most_1_5x_a_list() -> None:
+    """Filtering 10,000 records through the observed view costs <= 1.5x filtering the plain list."""
+    result = best_ratio(bench_view_filter, 1.5)
+    assert result.ratio <= 1.5, result.detail
+
+
+def test_planning_every_turn_stays_linear() -> None:
+    """Planning every turn costs <= 2x tokenizing each message once and >= 20x less than re-tokenizing."""
+    results: list[Result] = []
+
+    def measure() -> Result:
+        results[:] = bench_planning(turns=300, samples=6)
+        return results[0]
+
+    once = best_ratio(measure, 2.0)
+    assert once.ratio <= 2.0, once.detail
+    assert results[1].ratio <= 0.05, results[1].detail
