@@ -25,7 +25,6 @@ from recurscope.instrumentation import (
     HistoryRecord,
     Recorder,
     TokenCounter,
-    plan_trim,
 )
 from recurscope.instrumentation import semconv as sc
 
@@ -95,8 +94,9 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
     provider.add_span_processor(SimpleSpanProcessor(DropExporter()))
     tracer = provider.get_tracer("bench")
     history = _history(history_size)
-    recorder = Recorder("bench-session", prompt_version="v1", history=history,
-                        tracer_provider=provider)
+    recorder = Recorder(
+        "bench-session", prompt_version="v1", history=history, tracer_provider=provider
+    )
 
     def instrumented() -> None:
         with recorder.call("history", role="calculator", code=GENERATED_CODE) as call:
@@ -114,12 +114,15 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
 
     probe = TracerProvider()
     probe.add_span_processor(SimpleSpanProcessor(Keep()))
-    Recorder("bench-session", prompt_version="v1", history=history,
-             tracer_provider=probe).start_call("history", role="calculator",
-                                               code=GENERATED_CODE).stop()
+    Recorder(
+        "bench-session", prompt_version="v1", history=history, tracer_provider=probe
+    ).start_call("history", role="calculator", code=GENERATED_CODE).stop()
     attributes = dict(spans[0].attributes)
-    start_attrs = {k: v for k, v in attributes.items()
-                   if not k.startswith(("recurscope.history.accessed", "recurscope.code"))}
+    start_attrs = {
+        k: v
+        for k, v in attributes.items()
+        if not k.startswith(("recurscope.history.accessed", "recurscope.code"))
+    }
     end_attrs = {k: v for k, v in attributes.items() if k not in start_attrs}
 
     def bare() -> None:
@@ -130,8 +133,7 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
     t_bare = best_of(lambda: [bare() for _ in range(calls)], repeat=7) / calls
     t_inst = best_of(lambda: [instrumented() for _ in range(calls)], repeat=7) / calls
 
-    off = Recorder("bench-session", history=history,
-                   tracer_provider=trace.NoOpTracerProvider())
+    off = Recorder("bench-session", history=history, tracer_provider=trace.NoOpTracerProvider())
 
     def disabled() -> None:
         call = off.start_call("history", role="calculator", code=GENERATED_CODE)
@@ -143,11 +145,21 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
     t_off = best_of(lambda: [disabled() for _ in range(calls)], repeat=7) / calls
     t_empty = best_of(lambda: [empty() for _ in range(calls)], repeat=7) / calls
     return [
-        Result("instrumented call / bare SDK span (same attributes)", t_inst, t_bare, "<= 1.2",
-               f"{t_inst * 1e6:.1f} µs vs {t_bare * 1e6:.1f} µs; {len(attributes)} attributes"),
-        Result("call with telemetry off / bare SDK span", t_off, t_bare, "report",
-               f"{t_off * 1e6:.2f} µs per call (target <= 3 µs); empty function "
-               f"{t_empty * 1e6:.2f} µs"),
+        Result(
+            "instrumented call / bare SDK span (same attributes)",
+            t_inst,
+            t_bare,
+            "<= 1.2",
+            f"{t_inst * 1e6:.1f} µs vs {t_bare * 1e6:.1f} µs; {len(attributes)} attributes",
+        ),
+        Result(
+            "call with telemetry off / bare SDK span",
+            t_off,
+            t_bare,
+            "report",
+            f"{t_off * 1e6:.2f} µs per call (target <= 3 µs); empty function "
+            f"{t_empty * 1e6:.2f} µs",
+        ),
     ]
 
 
@@ -168,16 +180,67 @@ def bench_view_filter(records: int = 10_000) -> Result:
     assert over_list() == over_view()
     t_list = best_of(over_list, repeat=15, number=5)
     t_view = best_of(over_view, repeat=15, number=5)
-    return Result(f"filter over {records:,}-record view / plain list", t_view, t_list, "<= 1.5",
-                  f"{t_view * 1e3:.3f} ms vs {t_list * 1e3:.3f} ms")
+    return Result(
+        f"filter over {records:,}-record view / plain list",
+        t_view,
+        t_list,
+        "<= 1.5",
+        f"{t_view * 1e3:.3f} ms vs {t_list * 1e3:.3f} ms",
+    )
 
 
-_WORDS = (
-    "the agent reads history and plans a tool call then checks the result against "
-    "the user request while the budget shrinks because earlier turns carry large "
-    "outputs from search fetch parse summarize compute convert report error retry "
-    "value total account invoice customer order ticket 42 17 3.14 json field status"
-).split()
+_WORDS = [
+    "the",
+    "agent",
+    "reads",
+    "history",
+    "and",
+    "plans",
+    "a",
+    "tool",
+    "call",
+    "then",
+    "checks",
+    "the",
+    "result",
+    "against",
+    "the",
+    "user",
+    "request",
+    "while",
+    "the",
+    "budget",
+    "shrinks",
+    "because",
+    "earlier",
+    "turns",
+    "carry",
+    "large",
+    "outputs",
+    "from",
+    "search",
+    "fetch",
+    "parse",
+    "summarize",
+    "compute",
+    "convert",
+    "report",
+    "error",
+    "retry",
+    "value",
+    "total",
+    "account",
+    "invoice",
+    "customer",
+    "order",
+    "ticket",
+    "42",
+    "17",
+    "3.14",
+    "json",
+    "field",
+    "status",
+]
 
 
 def synthetic_conversation(turns: int, seed: int = 7) -> list[dict[str, str]]:
@@ -223,7 +286,7 @@ def bench_planning(turns: int = 1000, budget: int = 24_000, samples: int = 12) -
     for turn in range(turns):
         if turn % 100 == 50:
             recorder.record_need(f"new goal number {turn}", messages)
-        messages.extend(conversation[3 * turn: 3 * turn + 3])
+        messages.extend(conversation[3 * turn : 3 * turn + 3])
         plan = recorder.plan_trim(messages, budget=budget, orientation=orientation)
         phases[plan.phase] = phases.get(plan.phase, 0) + 1
     t_plan = time.perf_counter() - start
@@ -236,11 +299,18 @@ def bench_planning(turns: int = 1000, budget: int = 24_000, samples: int = 12) -
             len(tokenizer.encode_ordinary(message["content"]))
     t_retokenize = (time.perf_counter() - start) * turns / len(sampled)
 
-    detail = (f"{turns} turns, {len(conversation)} messages; plan {t_plan:.2f} s, tokenize once "
-              f"{t_once:.2f} s, re-tokenize each turn ~{t_retokenize:.0f} s (estimated); "
-              f"phases {phases}")
+    detail = (
+        f"{turns} turns, {len(conversation)} messages; plan {t_plan:.2f} s, tokenize once "
+        f"{t_once:.2f} s, re-tokenize each turn ~{t_retokenize:.0f} s (estimated); "
+        f"phases {phases}"
+    )
     return [
         Result("plan every turn / tokenize each message once", t_plan, t_once, "<= 2", detail),
-        Result("plan every turn / re-tokenize whole history each turn", t_plan, t_retokenize,
-               "<= 0.05 (>= 20x less)", ""),
+        Result(
+            "plan every turn / re-tokenize whole history each turn",
+            t_plan,
+            t_retokenize,
+            "<= 0.05 (>= 20x less)",
+            "",
+        ),
     ]

@@ -1,7 +1,7 @@
 """Run the instrumentation benchmarks and print ratios (see docs/benchmarks.md).
 
-    python bench/run.py            # full sizes (about a minute)
-    python bench/run.py --quick    # smaller sizes
+python bench/run.py            # full sizes (about a minute)
+python bench/run.py --quick    # smaller sizes
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from instrumentation_bench import (  # noqa: E402
+from instrumentation_bench import (
     bench_call_overhead,
     bench_planning,
     bench_view_filter,

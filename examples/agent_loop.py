@@ -106,8 +106,9 @@ SCRIPT: list[tuple[str | None, str, str, list[Any], str]] = [
 SUB_PROGRAMS = {"sqrt": "result = args[0] ** 0.5"}
 
 
-def run_program(code: str, view: Any, args: list[Any], state: dict[str, Any],
-                delegate: Callable[..., Any]) -> Any:
+def run_program(
+    code: str, view: Any, args: list[Any], state: dict[str, Any], delegate: Callable[..., Any]
+) -> Any:
     """Execute generated code the way a code-writing runtime does."""
     context: dict[str, Any] = dict(state)
     context["conversation_history"] = view
@@ -117,7 +118,7 @@ def run_program(code: str, view: Any, args: list[Any], state: dict[str, Any],
         "args": args,
         "delegate": delegate,
     }
-    exec(compile(code, "<generated>", "exec"), scope)  # noqa: S102 - the point of the example
+    exec(compile(code, "<generated>", "exec"), scope)
     state.update({k: v for k, v in context.items() if k != "conversation_history"})
     return scope.get("result")
 
@@ -129,11 +130,19 @@ def run_session(recorder: Recorder, budget: int) -> list[dict[str, Any]]:
     state: dict[str, Any] = {}
 
     def delegate(role: str, method: str, *args: Any) -> Any:
-        with recorder.call(method, role=role, code=SUB_PROGRAMS[method], args=list(args),
-                           delegation_kind="delegate") as child:
+        with recorder.call(
+            method,
+            role=role,
+            code=SUB_PROGRAMS[method],
+            args=list(args),
+            delegation_kind="delegate",
+        ) as child:
             value = run_program(SUB_PROGRAMS[method], child.view, list(args), {}, delegate)
-            history.append(child.to_record(outcome_summary={"ok": True, "value": value},
-                                           speaker="tool", args=list(args)))
+            history.append(
+                child.to_record(
+                    outcome_summary={"ok": True, "value": value}, speaker="tool", args=list(args)
+                )
+            )
             return value
 
     log = []
@@ -152,14 +161,22 @@ def run_session(recorder: Recorder, budget: int) -> list[dict[str, Any]]:
             history.append(call.to_record(outcome_summary=outcome, args=args))
         messages.append({"role": "assistant", "content": f"```python\n{code}```"})
         messages.append({"role": "tool", "content": json.dumps(outcome, default=str) * 4})
-        log.append({"method": method, "phase": plan.phase, "context_messages": len(seen_by_model),
-                    "outcome": outcome})
+        log.append(
+            {
+                "method": method,
+                "phase": plan.phase,
+                "context_messages": len(seen_by_model),
+                "outcome": outcome,
+            }
+        )
     return log
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="data/spans.jsonl", help="OTLP JSON lines file to append to")
+    parser.add_argument(
+        "--out", default="data/spans.jsonl", help="OTLP JSON lines file to append to"
+    )
     parser.add_argument("--sessions", type=int, default=3, help="sessions to run")
     parser.add_argument("--budget", type=int, default=260, help="context budget in tokens")
     options = parser.parse_args(argv)

@@ -12,6 +12,4 @@ class MissingExtraError(RecurscopeError, ImportError):
 
     def __init__(self, feature: str, *, extra: str) -> None:
         self.extra = extra
-        super().__init__(
-            f"{feature} needs the [{extra}] extra: pip install 'recurscope[{extra}]'"
-        )
+        super().__init__(f"{feature} needs the [{extra}] extra: pip install 'recurscope[{extra}]'")

@@ -495,7 +495,7 @@ class Recorder:
             handle: CallHandle = _NoopCall(
                 self,
                 span=None,
-                call_id=call_id or "",
+                call_id=call_id or self._next_call_id(),
                 role=role,
                 method=method,
                 depth=depth,

@@ -309,3 +309,13 @@ class TestTelemetryOff:
             assert not call.recording
         recorder.plan_trim([{"role": "user", "content": "x"}], budget=10)
         assert exporter.get_finished_spans() == ()
+
+
+def test_history_records_work_with_telemetry_off() -> None:
+    """With telemetry off, call handles still give unique call ids, depth and parents for records."""
+    recorder = Recorder("s1", tracer_provider=trace.NoOpTracerProvider())
+    with recorder.call("a", role="r") as parent:
+        with parent.delegate("r", method="b") as child:
+            record = child.to_record(outcome_summary={"ok": True})
+    assert parent.call_id and child.call_id and parent.call_id != child.call_id
+    assert record.parent_call_id == parent.call_id and record.depth == 1
