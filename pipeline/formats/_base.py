@@ -1,0 +1,59 @@
+"""What a format is: a reader, a sniffer, and whether it can resume."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..records import Checkpoint, DecodeLimits, Rejection, SpanRow
+
+__all__ = ["Format", "ReadContext", "Reader", "ReaderItem", "Sniffer"]
+
+ReaderItem = SpanRow | Rejection | Checkpoint
+
+
+@dataclass(frozen=True, slots=True)
+class ReadContext:
+    """How a reader should read one source.
+
+    ``resumable`` is true only for plain regular files (not gzip, not stdin):
+    then the reader yields a :class:`Checkpoint` after each complete record,
+    continuing ``prefix_hash`` (the sha256 of bytes ``[0, start_offset)``).
+    ``start_offset``/``start_line`` say where the stream is positioned.
+    """
+
+    source: str
+    limits: DecodeLimits
+    resumable: bool = False
+    start_offset: int = 0
+    start_line: int = 0
+    prefix_hash: hashlib._Hash | None = None
+
+
+Reader = Callable[[io.BufferedReader, ReadContext], Iterator[ReaderItem]]
+"""Reads a (decompressed) stream; yields rows, rejections and checkpoints; never raises.
+
+Each :class:`SpanRow` or :class:`Rejection` is one *record*; the ingest
+counts reconcile as records = accepted + quarantined + duplicates.
+"""
+
+Sniffer = Callable[[bytes, str], int]
+"""(first bytes of the decompressed stream, source name) -> confidence.
+
+0: not this format; 1: plausible (e.g. only the file extension fits); 2: the
+content says so. Auto-detection takes the highest score, earliest registered
+on ties.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One input format: its name (``--format NAME``), reader and sniffer."""
+
+    name: str
+    summary: str
+    read: Reader
+    sniff: Sniffer
+    resumable: bool = False

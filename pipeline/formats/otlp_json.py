@@ -1,0 +1,219 @@
+"""OTLP JSON files: one ``ExportTraceServiceRequest`` per line, or one whole document.
+
+JSON lines is what the Collector's file exporter and the OTel Python JSON
+file exporter write; a single (possibly pretty-printed) document is what
+people save by hand. The framing is decided from the first non-blank line: a
+complete JSON object means lines. Lines stream with bounded memory and can
+resume; a whole document is held in memory (up to ``max_record_bytes``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from ..otlp import iter_json_request, parse_json_text
+from ..records import Checkpoint, Position, Reason, Rejection
+from ..sources import ChainedReader, SourceDataError, buffered
+from ._base import Format, ReadContext, ReaderItem
+
+__all__ = ["FORMAT", "read_otlp_json", "sniff_otlp_json"]
+
+_BOM: Final = b"\xef\xbb\xbf"
+_DRAIN_CHUNK: Final = 1 << 20
+_PROBE_LINES: Final = 200
+
+
+@dataclass(slots=True)
+class _State:
+    offset: int
+    line: int
+
+
+def sniff_otlp_json(head: bytes, source_name: str) -> int:
+    """2 for a JSON object naming ``resourceSpans``, 1 for any JSON object or empty input."""
+    text = head.removeprefix(_BOM).lstrip()
+    if not text:
+        return 1
+    if text[:1] == b"{":
+        if b'"resourceSpans"' in head or b'"resource_spans"' in head:
+            return 2
+        return 1
+    if source_name.lower().endswith((".json", ".jsonl", ".ndjson")):
+        return 1
+    return 0
+
+
+def read_otlp_json(stream: io.BufferedReader, ctx: ReadContext) -> Iterator[ReaderItem]:
+    """Rows, rejections and (for resumable sources) a checkpoint after each complete line."""
+    state = _State(ctx.start_offset, ctx.start_line)
+    try:
+        if ctx.start_offset == 0:
+            yield from _read_fresh(stream, ctx, state)
+        else:
+            yield from _read_lines(stream, ctx, state, None)
+    except SourceDataError as error:
+        yield Rejection(
+            error.reason,
+            error.detail,
+            b"",
+            Position(line=state.line + 1, byte_offset=state.offset),
+        )
+
+
+def _read_fresh(stream: io.BufferedReader, ctx: ReadContext, state: _State) -> Iterator[ReaderItem]:
+    limits = ctx.limits
+    cap = limits.max_record_bytes
+    prefix = ctx.prefix_hash if ctx.resumable else None
+    while True:
+        raw = stream.readline(cap + 1)
+        if not raw:
+            return
+        if not raw.endswith(b"\n") or not raw.isspace():
+            break
+        # Leading blank lines belong to the lines framing; keep offsets exact.
+        state.offset += len(raw)
+        state.line += 1
+        if prefix is not None:
+            prefix.update(raw)
+            yield Checkpoint(state.offset, state.line, prefix)
+
+    first = raw
+    oversize = len(first) > cap
+    if not oversize:
+        parsed = parse_json_text(
+            first, Position(line=state.line + 1, byte_offset=state.offset), limits
+        )
+        if not isinstance(parsed, Rejection) and isinstance(parsed[0], dict):
+            yield from _read_lines(stream, ctx, state, (first, parsed))
+            return
+
+    # Not one JSON object on the first line: a pretty-printed document, or
+    # JSON lines whose first line is broken. Buffer up to the cap to decide.
+    budget = cap - len(first)
+    rest = stream.read(budget + 1) if budget >= 0 else b""
+    whole = first + rest
+    fits = budget >= 0 and len(rest) <= budget
+    if fits:
+        parsed = parse_json_text(whole, Position(byte_offset=state.offset), limits)
+        if not isinstance(parsed, Rejection):
+            request, maybe_surrogates = parsed
+            yield from iter_json_request(
+                request,
+                limits=limits,
+                byte_offset=state.offset,
+                check_surrogates=maybe_surrogates,
+            )
+            return
+        if not _later_line_is_object(whole):
+            # One record, and it is bad: the document (or the only line).
+            yield parsed
+            return
+    elif not _later_line_is_object(whole):
+        _drain(stream)
+        yield Rejection(
+            Reason.RECORD_TOO_LARGE,
+            f"a JSON document over the {cap}-byte cap (raise it with --max-record-bytes, or "
+            "write one request per line so it streams)",
+            whole[: limits.excerpt_bytes],
+            Position(byte_offset=state.offset),
+        )
+        return
+    yield from _read_lines(buffered(ChainedReader(whole, stream)), ctx, state, None)
+
+
+def _later_line_is_object(data: bytes) -> bool:
+    """Whether some line after the first is a complete JSON object (so: JSON lines)."""
+    for index, line in enumerate(data.split(b"\n")[1:]):
+        if index >= _PROBE_LINES:
+            break
+        body = line.strip()
+        if body.startswith(b"{") and body.endswith(b"}"):
+            try:
+                if isinstance(json.loads(body), dict):
+                    return True
+            except (ValueError, RecursionError):
+                continue
+    return False
+
+
+def _drain(stream: io.BufferedReader) -> None:
+    while stream.read(_DRAIN_CHUNK):
+        pass
+
+
+def _read_lines(
+    stream: io.BufferedReader,
+    ctx: ReadContext,
+    state: _State,
+    first: tuple[bytes, tuple[object, bool]] | None,
+) -> Iterator[ReaderItem]:
+    limits = ctx.limits
+    cap = limits.max_record_bytes
+    prefix = ctx.prefix_hash if ctx.resumable else None
+    pending = first
+    while True:
+        parsed: tuple[object, bool] | Rejection | None = None
+        if pending is not None:
+            raw, parsed = pending
+            pending = None
+        else:
+            raw = stream.readline(cap + 1)
+            if not raw:
+                return
+        start = state.offset
+        state.line += 1
+        position = Position(line=state.line, byte_offset=start)
+        complete = raw.endswith(b"\n")
+        if prefix is not None:
+            prefix.update(raw)
+        if not complete and len(raw) > cap:
+            size = len(raw)
+            while not complete:
+                more = stream.readline(_DRAIN_CHUNK)
+                if not more:
+                    break
+                size += len(more)
+                complete = more.endswith(b"\n")
+                if prefix is not None:
+                    prefix.update(more)
+            state.offset += size
+            yield Rejection(
+                Reason.RECORD_TOO_LARGE,
+                f"line is {size} bytes, over the {cap}-byte cap (raise it with --max-record-bytes)",
+                raw[: limits.excerpt_bytes],
+                position,
+            )
+        else:
+            state.offset += len(raw)
+            if not raw.isspace():
+                if parsed is None:
+                    parsed = parse_json_text(raw, position, limits)
+                if isinstance(parsed, Rejection):
+                    yield parsed
+                else:
+                    request, maybe_surrogates = parsed
+                    yield from iter_json_request(
+                        request,
+                        limits=limits,
+                        line=state.line,
+                        byte_offset=start,
+                        check_surrogates=maybe_surrogates,
+                    )
+        # An unterminated last line may still be being written: it is read
+        # (and quarantined if cut off) but the resume point stays before it.
+        if complete and prefix is not None:
+            yield Checkpoint(state.offset, state.line, prefix)
+
+
+FORMAT: Final = Format(
+    name="otlp-json",
+    summary="OTLP JSON ExportTraceServiceRequest: one per line (Collector / OTel file "
+    "exporters) or one whole document",
+    read=read_otlp_json,
+    sniff=sniff_otlp_json,
+    resumable=True,
+)

@@ -1,0 +1,731 @@
+"""``recurscope ingest``: files, directories, globs and stdin into the store.
+
+:func:`ingest` expands the paths, detects each source's compression and
+format, streams it through its decoder in batches, and writes every batch to
+the :class:`~recurscope.pipeline.store.Store` together with its quarantined
+records and the run's counts. It is idempotent (spans are identified by
+(TraceId, SpanId)) and incremental: an unchanged file is skipped by checksum,
+and a JSON-lines file that grew is read from its last complete line once the
+already-read prefix is verified unchanged. See ``docs/ingest.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import io
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Final, Literal
+
+from .errors import IngestError, PipelineError
+from .formats import Format, ReadContext, detect_format, format_names, get_format
+from .records import DEFAULT_LIMITS, Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
+from .sources import (
+    GZIP_MAGIC,
+    BoundedGzipReader,
+    HashingReader,
+    SourceDataError,
+    buffered,
+)
+from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, Store
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "STDIN",
+    "IngestReport",
+    "SourceReport",
+    "add_command",
+    "expand_paths",
+    "ingest",
+    "run_ingest_command",
+]
+
+STDIN: Final = "-"
+"""The path that means "read standard input"."""
+
+STDIN_SOURCE: Final = "<stdin>"
+"""How standard input is named in ``ingest_log`` and ``quarantine``."""
+
+DEFAULT_BATCH_SIZE: Final = 10_000
+"""Spans per write: large enough to amortize the anti-join, small enough to bound memory."""
+
+_HEAD_BYTES: Final = 8192
+_HASH_CHUNK: Final = 1 << 20
+_GLOB_CHARS: Final = frozenset("*?[")
+
+SourceStatus = Literal["ok", "unchanged", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceReport:
+    """What happened to one source. ``records_read`` = accepted + quarantined + duplicates."""
+
+    source: str
+    status: SourceStatus
+    format: str | None = None
+    ingest_id: int | None = None
+    bytes_read: int = 0
+    records_read: int = 0
+    spans_accepted: int = 0
+    rows_quarantined: int = 0
+    duplicates_skipped: int = 0
+    resumed_from: int | None = None
+    """Byte offset the run started at, when it resumed a grown JSON-lines file."""
+    note: str | None = None
+    """Why the run failed, or something worth knowing (a changed file re-read in full)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """The outcome of one :func:`ingest` call, per source and in total."""
+
+    sources: tuple[SourceReport, ...]
+    seconds: float
+    db_path: str = ""
+
+    @property
+    def records_read(self) -> int:
+        return sum(s.records_read for s in self.sources)
+
+    @property
+    def spans_accepted(self) -> int:
+        return sum(s.spans_accepted for s in self.sources)
+
+    @property
+    def rows_quarantined(self) -> int:
+        return sum(s.rows_quarantined for s in self.sources)
+
+    @property
+    def duplicates_skipped(self) -> int:
+        return sum(s.duplicates_skipped for s in self.sources)
+
+    @property
+    def failed(self) -> tuple[SourceReport, ...]:
+        return tuple(s for s in self.sources if s.status == "failed")
+
+    @property
+    def nothing_read(self) -> bool:
+        """No source could be read, or every record read was quarantined."""
+        if not self.sources or len(self.failed) == len(self.sources):
+            return True
+        return self.records_read > 0 and self.spans_accepted + self.duplicates_skipped == 0
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every source was read; 1 when one failed or nothing could be read."""
+        return 1 if self.failed or self.nothing_read else 0
+
+    def summary_line(self) -> str:
+        """One line for humans: counts, time and rate."""
+        rate = self.records_read / self.seconds if self.seconds > 0 else 0.0
+        unchanged = sum(1 for s in self.sources if s.status == "unchanged")
+        read = len(self.sources) - len(self.failed)
+        parts = [
+            f"{self.spans_accepted:,} spans accepted",
+            f"{self.rows_quarantined:,} quarantined",
+            f"{self.duplicates_skipped:,} duplicates skipped",
+        ]
+        if unchanged:
+            parts.append(f"{unchanged} unchanged source{'s' if unchanged != 1 else ''} skipped")
+        if self.failed:
+            parts.append(f"{len(self.failed)} failed")
+        target = f" into {self.db_path}" if self.db_path else ""
+        return (
+            f"ingested {read} source{'s' if read != 1 else ''}{target}: "
+            + ", ".join(parts)
+            + f" in {self.seconds:.1f} s ({rate:,.0f} records/s)"
+        )
+
+    def raise_on_failure(self) -> None:
+        """Raise :class:`IngestError` naming every source that could not be read."""
+        if self.failed:
+            raise IngestError("; ".join(f"{s.source}: {s.note}" for s in self.failed))
+
+
+# --------------------------------------------------------------------------
+# Paths.
+
+
+@dataclass(frozen=True, slots=True)
+class _Missing:
+    spec: str
+    message: str
+
+
+def _is_hidden(path: Path, root: Path) -> bool:
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        parts = path.parts
+    return any(part.startswith(".") for part in parts)
+
+
+def expand_paths(
+    specs: Iterable[str], *, exclude: Iterable[Path] = ()
+) -> list[Path | str | _Missing]:
+    """Files to read, in order: directories recursively (hidden entries skipped), globs
+    expanded, ``-`` kept as stdin; a spec that names nothing becomes a failure entry."""
+    excluded = {_canonical(p) for p in exclude}
+    result: list[Path | str | _Missing] = []
+    seen: set[str] = set()
+
+    def add(path: Path) -> None:
+        key = _canonical(path)
+        if key in excluded or key in seen:
+            return
+        seen.add(key)
+        result.append(path)
+
+    for spec in specs:
+        if spec == STDIN:
+            result.append(STDIN)
+            continue
+        path = Path(spec)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file() and not _is_hidden(p, path))
+            if not files:
+                result.append(_Missing(spec, f"no files under directory {spec}"))
+            for file in files:
+                add(file)
+        elif path.exists():
+            add(path)
+        elif _GLOB_CHARS & set(spec):
+            matches = sorted(glob.glob(spec, recursive=True))
+            before = len(result)
+            for match in matches:
+                match_path = Path(match)
+                if match_path.is_dir():
+                    for file in sorted(match_path.rglob("*")):
+                        if file.is_file() and not _is_hidden(file, match_path):
+                            add(file)
+                elif match_path.is_file():
+                    add(match_path)
+            if len(result) == before:
+                result.append(_Missing(spec, f"no file matches {spec!r}"))
+        else:
+            result.append(_Missing(spec, f"no such file or directory: {spec}"))
+    return result
+
+
+def _canonical(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except OSError:
+        return str(path.absolute())
+
+
+# --------------------------------------------------------------------------
+# One source.
+
+
+class _Progress:
+    """A rich progress bar on stderr, or nothing."""
+
+    def __init__(self, enabled: bool) -> None:
+        self._progress = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("{task.description}", justify="left"),
+                BarColumn(),
+                DownloadColumn(),
+                TransferSpeedColumn(),
+                TextColumn("{task.fields[spans]:>12,} spans"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
+
+    def __enter__(self) -> _Progress:
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def add(self, name: str, total: int | None) -> int | None:
+        if self._progress is None:
+            return None
+        label = name if len(name) <= 40 else "…" + name[-39:]
+        return int(self._progress.add_task(label, total=total, spans=0))
+
+    def update(self, task: int | None, completed: int, spans: int) -> None:
+        if self._progress is not None and task is not None:
+            from rich.progress import TaskID
+
+            self._progress.update(TaskID(task), completed=completed, spans=spans)
+
+
+def _file_sha256(handle: BinaryIO) -> str:
+    digest = hashlib.sha256()
+    while chunk := handle.read(_HASH_CHUNK):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(slots=True)
+class _Batch:
+    rows: list[SpanRow] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.rows) + len(self.rejections)
+
+
+class _SourceReader:
+    """Reads one opened source into one ingest run."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        forced: Format | None,
+        limits: DecodeLimits,
+        batch_size: int,
+        progress: _Progress,
+    ) -> None:
+        self.store = store
+        self.forced = forced
+        self.limits = limits
+        self.batch_size = batch_size
+        self.progress = progress
+
+    def read_file(self, path: Path) -> SourceReport:
+        key = _canonical(path)
+        try:
+            handle: BinaryIO = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below
+        except OSError as error:
+            return SourceReport(key, "failed", note=f"cannot open: {error.strerror or error}")
+        with handle:
+            try:
+                info = os.fstat(handle.fileno())
+            except OSError as error:
+                return SourceReport(key, "failed", note=f"cannot stat: {error.strerror}")
+            if stat.S_ISDIR(info.st_mode):
+                return SourceReport(key, "failed", note="is a directory")
+            regular = stat.S_ISREG(info.st_mode)
+            size = info.st_size if regular else None
+            try:
+                return self._read(handle, key, size=size, regular=regular, name=path.name)
+            except OSError as error:
+                return SourceReport(key, "failed", note=f"read error: {error.strerror or error}")
+
+    def read_stream(self, handle: BinaryIO, name: str) -> SourceReport:
+        try:
+            return self._read(handle, name, size=None, regular=False, name=name)
+        except OSError as error:
+            return SourceReport(name, "failed", note=f"read error: {error.strerror or error}")
+
+    def _read(
+        self, handle: BinaryIO, key: str, *, size: int | None, regular: bool, name: str
+    ) -> SourceReport:
+        logged = self.store.logged_source(key) if regular else None
+
+        # An unchanged file (same size and checksum as its last completed run)
+        # adds nothing: skip it without parsing.
+        if regular and logged is not None and logged.size == size and logged.checksum:
+            digest = _file_sha256(handle)
+            if digest == logged.checksum:
+                fmt_name = logged.format or (self.forced.name if self.forced else "unknown")
+                run = self.store.begin_ingest(key, fmt_name, source_size=size)
+                run.finish("unchanged", checksum=digest, bytes_read=0)
+                return SourceReport(key, "unchanged", format=fmt_name, ingest_id=run.ingest_id)
+            handle.seek(0)
+
+        raw = HashingReader(handle)
+        stream = buffered(raw)
+        gzipped = stream.peek(2)[:2] == GZIP_MAGIC
+        start_offset = start_line = 0
+        prefix_hash = hashlib.sha256()
+        note: str | None = None
+        resume_format: Format | None = None
+
+        resume = logged.resume if logged is not None else None
+        if regular and not gzipped and resume is not None and size is not None:
+            candidate = self.forced or _format_or_none(logged.resume_format if logged else None)
+            if candidate is not None and candidate.resumable and resume.offset > size:
+                note = (
+                    f"the file is smaller than the {resume.offset} bytes already read (rewritten "
+                    "or rotated); re-read from the start (stored spans are skipped as duplicates)"
+                )
+            elif candidate is not None and candidate.resumable:
+                verified = _verify_prefix(stream, resume)
+                if verified is not None:
+                    prefix_hash = verified
+                    start_offset, start_line = resume.offset, resume.line
+                    resume_format = candidate
+                else:
+                    handle.seek(0)
+                    raw = HashingReader(handle)
+                    stream = buffered(raw)
+                    note = (
+                        f"the first {resume.offset} bytes changed since the last ingest; "
+                        "re-read from the start (stored spans are skipped as duplicates)"
+                    )
+
+        source_stream: io.BufferedReader = stream
+        if gzipped:
+            source_stream = buffered(BoundedGzipReader(stream, raw, self.limits))
+
+        head_rejection: Rejection | None = None
+        fmt = resume_format or self.forced
+        if fmt is None:
+            try:
+                head = source_stream.peek(_HEAD_BYTES)[:_HEAD_BYTES]
+            except SourceDataError as error:
+                head = b""
+                head_rejection = Rejection(error.reason, error.detail, b"", Position(byte_offset=0))
+            if head_rejection is None:
+                fmt = detect_format(head, name)
+                if fmt is None:
+                    head_rejection = Rejection(
+                        Reason.UNRECOGNIZED_FORMAT,
+                        "neither OTLP JSON nor OTLP protobuf; name the format with --format "
+                        f"({', '.join(format_names())}) if it is one of them",
+                        head[: self.limits.excerpt_bytes],
+                        Position(byte_offset=0),
+                    )
+
+        resumable = regular and not gzipped and fmt is not None and fmt.resumable
+        run = self.store.begin_ingest(key, fmt.name if fmt else "unknown", source_size=size)
+        if note:
+            run.set_detail(note)
+        task = self.progress.add(key if regular else name, size)
+        items: Iterator[SpanRow | Rejection | Checkpoint]
+        if head_rejection is not None:
+            items = iter((head_rejection,))
+        else:
+            assert fmt is not None
+            context = ReadContext(
+                source=key,
+                limits=self.limits,
+                resumable=resumable,
+                start_offset=start_offset,
+                start_line=start_line,
+                prefix_hash=prefix_hash if resumable else None,
+            )
+            items = fmt.read(source_stream, context)
+        try:
+            self._pump(items, run, raw, task, start_offset)
+            if regular:
+                raw.drain()  # so the checksum covers the whole file, even after a bad tail
+        except BaseException as error:
+            summary = run.finish(
+                "failed",
+                bytes_read=raw.count - start_offset,
+                detail=f"{type(error).__name__}: {error}"[:500],
+            )
+            if isinstance(error, OSError):
+                return SourceReport(
+                    key,
+                    "failed",
+                    format=run.format,
+                    ingest_id=run.ingest_id,
+                    bytes_read=summary.bytes_read,
+                    records_read=summary.records_read,
+                    spans_accepted=summary.spans_accepted,
+                    rows_quarantined=summary.rows_quarantined,
+                    duplicates_skipped=summary.duplicates_skipped,
+                    note=f"read error: {error.strerror or error}",
+                )
+            raise
+        summary = run.finish(
+            "ok", checksum=raw.hasher.hexdigest(), bytes_read=raw.count - start_offset
+        )
+        self.progress.update(task, raw.count, summary.spans_accepted)
+        return SourceReport(
+            key,
+            "ok",
+            format=run.format,
+            ingest_id=run.ingest_id,
+            bytes_read=summary.bytes_read,
+            records_read=summary.records_read,
+            spans_accepted=summary.spans_accepted,
+            rows_quarantined=summary.rows_quarantined,
+            duplicates_skipped=summary.duplicates_skipped,
+            resumed_from=start_offset or None,
+            note=note,
+        )
+
+    def _pump(
+        self,
+        items: Iterator[SpanRow | Rejection | Checkpoint],
+        run: IngestRun,
+        raw: HashingReader,
+        task: int | None,
+        start_offset: int,
+    ) -> None:
+        batch = _Batch()
+        mark: ResumeMark | None = None
+        flushed_mark: ResumeMark | None = None
+        size = self.batch_size
+
+        def flush() -> None:
+            nonlocal batch, flushed_mark
+            run.write(
+                batch.rows,
+                batch.rejections,
+                bytes_read=raw.count - start_offset,
+                resume=mark,
+                limits=self.limits,
+            )
+            flushed_mark = mark
+            batch = _Batch()
+            self.progress.update(task, raw.count, run.accepted)
+
+        for item in items:
+            if isinstance(item, Checkpoint):
+                # Read the live hash now: the decoder keeps feeding it.
+                mark = ResumeMark(item.offset, item.line, item.prefix_hash.hexdigest())
+                if len(batch) >= size:
+                    flush()
+            elif isinstance(item, SpanRow):
+                batch.rows.append(item)
+                if mark is None and len(batch) >= size:
+                    flush()
+            else:
+                batch.rejections.append(item)
+                if mark is None and len(batch) >= size:
+                    flush()
+        if len(batch) or mark != flushed_mark:
+            flush()
+
+
+def _format_or_none(name: str | None) -> Format | None:
+    if name is None:
+        return None
+    try:
+        return get_format(name)
+    except IngestError:
+        return None
+
+
+def _verify_prefix(stream: io.BufferedReader, resume: ResumeMark) -> hashlib._Hash | None:
+    """Hash the first ``resume.offset`` bytes; the running hash if they still match."""
+    digest = hashlib.sha256()
+    remaining = resume.offset
+    while remaining:
+        chunk = stream.read(min(remaining, _HASH_CHUNK))
+        if not chunk:
+            return None
+        digest.update(chunk)
+        remaining -= len(chunk)
+    return digest if digest.hexdigest() == resume.checksum else None
+
+
+# --------------------------------------------------------------------------
+# The entry point.
+
+
+def ingest(
+    paths: Sequence[str | os.PathLike[str]],
+    store: Store,
+    *,
+    format: str = "auto",
+    limits: DecodeLimits = DEFAULT_LIMITS,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: bool | None = None,
+    stdin: BinaryIO | None = None,
+) -> IngestReport:
+    """Ingest files, directories (recursively), globs and ``-`` (stdin) into ``store``.
+
+    ``format`` is ``"auto"`` or a registered name (:func:`format_names`);
+    gzip is detected either way. ``progress`` shows a bar on stderr: ``None``
+    means only when stderr is a terminal. Per-source problems are reported
+    in the result, never raised; only an unknown ``format`` or a bad
+    ``batch_size`` raise :class:`IngestError`.
+    """
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]  # a lone path, not a sequence of one-character paths
+    forced = None if format == "auto" else get_format(format)
+    if batch_size < 1:
+        raise IngestError(f"batch_size must be at least 1, got {batch_size}")
+    show = sys.stderr.isatty() if progress is None else progress
+    started = time.perf_counter()
+    wal = store.path.with_name(store.path.name + ".wal")
+    entries = expand_paths([os.fspath(p) for p in paths], exclude=[store.path, wal])
+    reports: list[SourceReport] = []
+    with _Progress(show) as bar:
+        reader = _SourceReader(
+            store, forced=forced, limits=limits, batch_size=batch_size, progress=bar
+        )
+        for entry in entries:
+            if isinstance(entry, _Missing):
+                reports.append(SourceReport(entry.spec, "failed", note=entry.message))
+            elif entry == STDIN:
+                handle = stdin if stdin is not None else sys.stdin.buffer
+                reports.append(reader.read_stream(handle, STDIN_SOURCE))
+            else:
+                assert isinstance(entry, Path)
+                reports.append(reader.read_file(entry))
+    return IngestReport(tuple(reports), time.perf_counter() - started, str(store.path))
+
+
+# --------------------------------------------------------------------------
+# The command line.
+
+_SIZE_UNITS: Final = {
+    "": 1,
+    "b": 1,
+    "k": 1000,
+    "kb": 1000,
+    "kib": 1024,
+    "m": 1000**2,
+    "mb": 1000**2,
+    "mib": 1024**2,
+    "g": 1000**3,
+    "gb": 1000**3,
+    "gib": 1024**3,
+}
+
+
+def _size(text: str) -> int:
+    """'64MiB', '1GB', '4096' -> bytes (for the limit flags)."""
+    stripped = text.strip().lower()
+    number = stripped.rstrip("abcdefghijklmnopqrstuvwxyz")
+    unit = stripped[len(number) :]
+    try:
+        value = float(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MiB, 1GB, 4096)") from None
+    if unit not in _SIZE_UNITS or value <= 0:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MiB, 1GB, 4096)")
+    return int(value * _SIZE_UNITS[unit])
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope ingest`` on the CLI's subparsers."""
+    defaults = DecodeLimits()
+    parser = subparsers.add_parser(
+        "ingest",
+        help="load OTLP trace files (JSON lines, JSON, protobuf, gzip) into the DuckDB store",
+        description=(
+            "Load OpenTelemetry spans into the recurscope DuckDB store. Reads files, "
+            "directories (recursively), globs and - (stdin); detects gzip and the format. "
+            "Re-running is safe: spans already stored are skipped, unchanged files are "
+            "skipped by checksum, and a JSON-lines file that grew is read from where the "
+            "last run stopped. Malformed records go to the quarantine table with a reason."
+        ),
+        epilog="Example: recurscope ingest --db data/recurscope.duckdb traces/ spans.jsonl.gz",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="file, directory, glob, or - for stdin"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
+    )
+    parser.add_argument(
+        "--format",
+        default="auto",
+        choices=["auto", *format_names()],
+        help="input format (default: auto-detect per file)",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        metavar="N",
+        help=f"spans per database write (default: {DEFAULT_BATCH_SIZE:,})",
+    )
+    parser.add_argument(
+        "--max-record-bytes",
+        type=_size,
+        default=defaults.max_record_bytes,
+        metavar="SIZE",
+        help="largest JSON line/document or protobuf file (default: 64MiB)",
+    )
+    parser.add_argument(
+        "--max-attribute-bytes",
+        type=_size,
+        default=defaults.max_attribute_bytes,
+        metavar="SIZE",
+        help="largest attribute value; bigger ones quarantine their span (default: 1MiB)",
+    )
+    parser.add_argument(
+        "--max-decompressed-bytes",
+        type=_size,
+        default=defaults.max_decompressed_bytes,
+        metavar="SIZE",
+        help="largest decompressed size of a gzip source (default: 16GiB)",
+    )
+    parser.add_argument(
+        "--max-compression-ratio",
+        type=float,
+        default=defaults.max_compression_ratio,
+        metavar="R",
+        help="largest gzip decompression ratio past the first 16MiB (default: 1000)",
+    )
+    parser.add_argument(
+        "--lock-timeout",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long for another process to release the store (default: 0)",
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    parser.set_defaults(func=run_ingest_command)
+
+
+def run_ingest_command(args: argparse.Namespace) -> int:
+    """The ``ingest`` command: returns the process exit code."""
+    limits = DecodeLimits(
+        max_record_bytes=args.max_record_bytes,
+        max_attribute_bytes=args.max_attribute_bytes,
+        max_decompressed_bytes=args.max_decompressed_bytes,
+        max_compression_ratio=args.max_compression_ratio,
+    )
+    try:
+        with Store.open(args.db, lock_timeout=args.lock_timeout) as store:
+            report = ingest(
+                args.paths,
+                store,
+                format=args.format,
+                limits=limits,
+                batch_size=args.batch_size,
+                progress=args.progress,
+            )
+    except PipelineError as error:
+        print(f"recurscope ingest: error: {error}", file=sys.stderr)
+        return 1
+    for source in report.failed:
+        print(f"recurscope ingest: error: {source.source}: {source.note}", file=sys.stderr)
+    print(report.summary_line())
+    if report.rows_quarantined:
+        ids = ", ".join(str(s.ingest_id) for s in report.sources if s.rows_quarantined)
+        print(
+            f"  inspect quarantined records: SELECT Source, Line, Reason, Detail FROM quarantine "
+            f"WHERE IngestId IN ({ids})",
+            file=sys.stderr,
+        )
+    if report.nothing_read and not report.failed:
+        print(
+            "recurscope ingest: error: nothing could be read (every record was quarantined)",
+            file=sys.stderr,
+        )
+    return report.exit_code

@@ -1,0 +1,1090 @@
+"""The DuckDB store: raw spans, the ingest log and the quarantine.
+
+One file (``data/recurscope.duckdb`` by default) holds everything. Raw spans
+go to ``otel_traces``, shaped like the OpenTelemetry Collector ClickHouse
+exporter's table so evidence SQL can run where large deployments keep
+spans. Every write is a batch through Arrow, deduplicated on
+(TraceId, SpanId) by an anti-join, and logged in ``ingest_log`` in the same
+transaction, so a crash never leaves counts and rows disagreeing.
+
+DuckDB allows one writing process *or* many reading ones per file. Opening a
+file another process holds raises :class:`StoreLockedError` naming that
+process and what to do; a raw DuckDB lock error never escapes. See
+``docs/storage.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Final, Literal, Self
+
+import duckdb
+import pyarrow as pa
+
+from .errors import SchemaVersionError, StoreError, StoreLockedError
+from .records import DEFAULT_LIMITS, MAX_TIMESTAMP_NS, DecodeLimits, Reason, Rejection, SpanRow
+
+__all__ = [
+    "DB_ENV_VAR",
+    "DEFAULT_DB_PATH",
+    "SCHEMA_VERSION",
+    "IngestRun",
+    "IngestSummary",
+    "LoggedSource",
+    "ResumeMark",
+    "Store",
+    "WriteResult",
+    "resolve_db_path",
+]
+
+SCHEMA_VERSION: Final = 1
+"""The schema this code writes; older files are migrated, newer ones refused."""
+
+DEFAULT_DB_PATH: Final = Path("data") / "recurscope.duckdb"
+"""Where the store lives when neither ``--db`` nor ``RECURSCOPE_DB`` says otherwise."""
+
+DB_ENV_VAR: Final = "RECURSCOPE_DB"
+"""Environment variable naming the store file."""
+
+RunStatus = Literal["running", "ok", "failed", "unchanged"]
+
+_HEX32: Final = re.compile(r"[0-9a-f]{32}")
+_HEX16: Final = re.compile(r"[0-9a-f]{16}")
+_LOCK_RETRY_SECONDS: Final = 0.1
+_KNOWN_COMMANDS: Final = frozenset(
+    {"ingest", "serve", "dashboard", "demo", "report", "export", "replay", "simulate"}
+)
+
+
+def resolve_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """``explicit`` (the ``--db`` flag), else ``$RECURSCOPE_DB``, else ``data/recurscope.duckdb``.
+
+    Relative paths are relative to the current directory.
+    """
+    if explicit is not None and str(explicit) != "":
+        return Path(explicit)
+    from_env = os.environ.get(DB_ENV_VAR)
+    if from_env:
+        return Path(from_env)
+    return DEFAULT_DB_PATH
+
+
+# --------------------------------------------------------------------------
+# Schema and migrations.
+
+_MAP: Final = "MAP(VARCHAR, VARCHAR)"
+
+_CREATE_V1: Final = (
+    """
+    CREATE TABLE recurscope_meta (
+        key   VARCHAR NOT NULL,  -- 'schema_version', ...
+        value VARCHAR NOT NULL
+    )
+    """,
+    "CREATE SEQUENCE ingest_id_seq START 1",
+    """
+    CREATE TABLE ingest_log (
+        IngestId          BIGINT    NOT NULL,  -- one per source per run
+        Source            VARCHAR   NOT NULL,  -- absolute path, '<stdin>', or a receiver's name
+        Format            VARCHAR   NOT NULL,  -- 'otlp-json', 'otlp-proto', ...
+        Status            VARCHAR   NOT NULL,  -- running | ok | failed | unchanged
+        SourceSize        BIGINT,              -- size of a regular file when opened
+        Bytes             BIGINT    NOT NULL DEFAULT 0,  -- bytes read this run
+        Checksum          VARCHAR,             -- sha256 of the source's bytes [0, end of read)
+        RecordsRead       BIGINT    NOT NULL DEFAULT 0,  -- = accepted + quarantined + duplicates
+        SpansAccepted     BIGINT    NOT NULL DEFAULT 0,
+        RowsQuarantined   BIGINT    NOT NULL DEFAULT 0,
+        DuplicatesSkipped BIGINT    NOT NULL DEFAULT 0,
+        ResumeOffset      BIGINT,              -- byte offset after the last complete line
+        ResumeLine        BIGINT,              -- lines before ResumeOffset
+        ResumeChecksum    VARCHAR,             -- sha256 of bytes [0, ResumeOffset)
+        StartedAt         TIMESTAMP NOT NULL,  -- UTC
+        FinishedAt        TIMESTAMP,           -- UTC; NULL while running or after a crash
+        Detail            VARCHAR              -- why a run failed or re-read from the start
+    )
+    """,
+    f"""
+    CREATE TABLE otel_traces (
+        Timestamp          TIMESTAMP_NS NOT NULL,  -- span start, ns since the epoch (UTC)
+        TraceId            VARCHAR NOT NULL,       -- 32 lower-case hex digits
+        SpanId             VARCHAR NOT NULL,       -- 16 lower-case hex digits
+        ParentSpanId       VARCHAR NOT NULL,       -- '' for a root span
+        TraceState         VARCHAR NOT NULL,
+        SpanName           VARCHAR NOT NULL,
+        SpanKind           VARCHAR NOT NULL,       -- 'Internal', 'Server', ... ('' if unknown)
+        ServiceName        VARCHAR NOT NULL,       -- resource service.name ('' if absent)
+        ResourceAttributes {_MAP} NOT NULL,
+        ScopeName          VARCHAR NOT NULL,
+        ScopeVersion       VARCHAR NOT NULL,
+        SpanAttributes     {_MAP} NOT NULL,
+        Duration           BIGINT NOT NULL,        -- end - start in ns, never negative
+        StatusCode         VARCHAR NOT NULL,       -- 'Unset', 'Ok', 'Error'
+        StatusMessage      VARCHAR NOT NULL,
+        Events STRUCT(Timestamp TIMESTAMP_NS, Name VARCHAR, Attributes {_MAP})[] NOT NULL,
+        Links  STRUCT(TraceId VARCHAR, SpanId VARCHAR, TraceState VARCHAR,
+                      Attributes {_MAP})[] NOT NULL,
+        ScopeAttributes    {_MAP} NOT NULL,        -- extension: the exporter drops these
+        IngestId           BIGINT NOT NULL         -- bookkeeping: the ingest_log run
+    )
+    """,
+    """
+    CREATE TABLE quarantine (
+        IngestId      BIGINT    NOT NULL,
+        Source        VARCHAR   NOT NULL,
+        Line          BIGINT,              -- 1-based line (JSON lines)
+        ByteOffset    BIGINT,              -- offset of the record's unit (decompressed)
+        SpanIndex     BIGINT,              -- 0-based span index within the unit
+        Reason        VARCHAR   NOT NULL,  -- see docs/ingest.md
+        Detail        VARCHAR   NOT NULL,
+        TraceId       VARCHAR   NOT NULL,  -- when the decoder got that far, else ''
+        SpanId        VARCHAR   NOT NULL,
+        Excerpt       VARCHAR   NOT NULL,  -- raw input, truncated
+        QuarantinedAt TIMESTAMP NOT NULL   -- UTC
+    )
+    """,
+    f"INSERT INTO recurscope_meta VALUES ('schema_version', '{1}')",
+)
+
+
+def _create_v1(con: duckdb.DuckDBPyConnection) -> None:
+    for statement in _CREATE_V1:
+        con.execute(statement)
+
+
+Migration = Callable[[duckdb.DuckDBPyConnection], None]
+
+MIGRATIONS: Final[dict[int, Migration]] = {0: _create_v1}
+"""``MIGRATIONS[v]`` moves a file from schema ``v`` to ``v + 1`` (0 = a fresh file).
+
+A new schema version adds one function here; each runs in its own
+transaction and bumps ``recurscope_meta.schema_version``.
+"""
+
+
+# --------------------------------------------------------------------------
+# Records the store returns.
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """What one write did: ``records = accepted + duplicates + quarantined``."""
+
+    accepted: int
+    duplicates: int
+    quarantined: int
+
+    @property
+    def records(self) -> int:
+        return self.accepted + self.duplicates + self.quarantined
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeMark:
+    """A resume point to record with a write: bytes ``[0, offset)`` are fully read."""
+
+    offset: int
+    line: int
+    checksum: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedSource:
+    """What ``ingest_log`` remembers of a source (for incremental ingest).
+
+    ``resume`` is the latest recorded resume point (possibly from a run that
+    crashed after committing it) and ``resume_format`` the format that run
+    read; ``size``, ``checksum`` and ``format`` come from the latest completed
+    run and let an unchanged file be skipped without parsing.
+    """
+
+    resume: ResumeMark | None
+    resume_format: str | None
+    size: int | None
+    checksum: str | None
+    format: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IngestSummary:
+    """One ``ingest_log`` row, as it stands when the run finished."""
+
+    ingest_id: int
+    source: str
+    format: str
+    status: RunStatus
+    bytes_read: int
+    records_read: int
+    spans_accepted: int
+    rows_quarantined: int
+    duplicates_skipped: int
+    detail: str | None = None
+
+
+# --------------------------------------------------------------------------
+# Arrow conversion.
+
+_ARROW_TS: Final = pa.timestamp("ns")
+
+
+class _MapColumn:
+    """Builds a ``MAP(VARCHAR, VARCHAR)`` Arrow column from offsets, keys and values.
+
+    Much faster than converting Python dicts one by one, and most maps are
+    shared (every span of a resource has the same resource attributes).
+    """
+
+    __slots__ = ("keys", "offsets", "values")
+
+    def __init__(self) -> None:
+        self.offsets = [0]
+        self.keys: list[str] = []
+        self.values: list[str] = []
+
+    def add(self, mapping: Mapping[str, str]) -> None:
+        if mapping:
+            self.keys.extend(mapping.keys())
+            self.values.extend(mapping.values())
+        self.offsets.append(len(self.keys))
+
+    def array(self) -> pa.Array:
+        return pa.MapArray.from_arrays(
+            pa.array(self.offsets, pa.int32()),
+            pa.array(self.keys, pa.string()),
+            pa.array(self.values, pa.string()),
+        )
+
+
+def _spans_table(rows: Sequence[SpanRow]) -> pa.Table:
+    resource = _MapColumn()
+    span_attributes = _MapColumn()
+    scope_attributes = _MapColumn()
+    event_offsets = [0]
+    event_times: list[int] = []
+    event_names: list[str] = []
+    event_attributes = _MapColumn()
+    link_offsets = [0]
+    link_trace_ids: list[str] = []
+    link_span_ids: list[str] = []
+    link_states: list[str] = []
+    link_attributes = _MapColumn()
+    for row in rows:
+        resource.add(row.resource_attributes)
+        span_attributes.add(row.attributes)
+        scope_attributes.add(row.scope_attributes)
+        for event in row.events:
+            event_times.append(event.time_unix_nano)
+            event_names.append(event.name)
+            event_attributes.add(event.attributes)
+        event_offsets.append(len(event_times))
+        for link in row.links:
+            link_trace_ids.append(link.trace_id)
+            link_span_ids.append(link.span_id)
+            link_states.append(link.trace_state)
+            link_attributes.add(link.attributes)
+        link_offsets.append(len(link_trace_ids))
+    events = pa.ListArray.from_arrays(
+        pa.array(event_offsets, pa.int32()),
+        pa.StructArray.from_arrays(
+            [
+                pa.array(event_times, _ARROW_TS),
+                pa.array(event_names, pa.string()),
+                event_attributes.array(),
+            ],
+            names=["Timestamp", "Name", "Attributes"],
+        ),
+    )
+    links = pa.ListArray.from_arrays(
+        pa.array(link_offsets, pa.int32()),
+        pa.StructArray.from_arrays(
+            [
+                pa.array(link_trace_ids, pa.string()),
+                pa.array(link_span_ids, pa.string()),
+                pa.array(link_states, pa.string()),
+                link_attributes.array(),
+            ],
+            names=["TraceId", "SpanId", "TraceState", "Attributes"],
+        ),
+    )
+    return pa.table(
+        {
+            "Timestamp": pa.array([r.start_time_unix_nano for r in rows], _ARROW_TS),
+            "TraceId": pa.array([r.trace_id for r in rows], pa.string()),
+            "SpanId": pa.array([r.span_id for r in rows], pa.string()),
+            "ParentSpanId": pa.array([r.parent_span_id for r in rows], pa.string()),
+            "TraceState": pa.array([r.trace_state for r in rows], pa.string()),
+            "SpanName": pa.array([r.name for r in rows], pa.string()),
+            "SpanKind": pa.array([r.kind for r in rows], pa.string()),
+            "ServiceName": pa.array([r.service_name for r in rows], pa.string()),
+            "ResourceAttributes": resource.array(),
+            "ScopeName": pa.array([r.scope_name for r in rows], pa.string()),
+            "ScopeVersion": pa.array([r.scope_version for r in rows], pa.string()),
+            "SpanAttributes": span_attributes.array(),
+            "Duration": pa.array(
+                [r.end_time_unix_nano - r.start_time_unix_nano for r in rows], pa.int64()
+            ),
+            "StatusCode": pa.array([r.status_code for r in rows], pa.string()),
+            "StatusMessage": pa.array([r.status_message for r in rows], pa.string()),
+            "Events": events,
+            "Links": links,
+            "ScopeAttributes": scope_attributes.array(),
+        }
+    )
+
+
+def _safe_text(text: str) -> str:
+    """Text DuckDB can store: lone surrogates (from JSON escapes, odd file names) escaped."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def _excerpt_text(excerpt: bytes | str, limit: int) -> str:
+    if isinstance(excerpt, bytes):
+        return excerpt[:limit].decode("utf-8", "backslashreplace")
+    return _safe_text(excerpt[:limit])
+
+
+def _quarantine_table(
+    rejections: Sequence[Rejection], ingest_id: int, source: str, limits: DecodeLimits
+) -> pa.Table:
+    now = datetime.now(UTC).replace(tzinfo=None)
+    n = len(rejections)
+    return pa.table(
+        {
+            "IngestId": pa.array([ingest_id] * n, pa.int64()),
+            "Source": pa.array([source] * n, pa.string()),
+            "Line": pa.array([r.position.line for r in rejections], pa.int64()),
+            "ByteOffset": pa.array([r.position.byte_offset for r in rejections], pa.int64()),
+            "SpanIndex": pa.array([r.position.span_index for r in rejections], pa.int64()),
+            "Reason": pa.array([str(r.reason) for r in rejections], pa.string()),
+            "Detail": pa.array([_safe_text(r.detail) for r in rejections], pa.string()),
+            "TraceId": pa.array([_safe_text(r.trace_id)[:64] for r in rejections], pa.string()),
+            "SpanId": pa.array([_safe_text(r.span_id)[:64] for r in rejections], pa.string()),
+            "Excerpt": pa.array(
+                [_excerpt_text(r.excerpt, limits.excerpt_bytes) for r in rejections], pa.string()
+            ),
+            "QuarantinedAt": pa.array([now] * n, pa.timestamp("us")),
+        }
+    )
+
+
+def check_row(row: SpanRow) -> Rejection | None:
+    """Why ``otel_traces`` cannot hold ``row`` unaltered, or ``None`` if it can.
+
+    Nothing is clamped or rewritten: a span the table cannot represent goes
+    to quarantine whole, with the reason.
+    """
+    reason: Reason | None = None
+    detail = ""
+    start, end = row.start_time_unix_nano, row.end_time_unix_nano
+    if not _HEX32.fullmatch(row.trace_id) or not _HEX16.fullmatch(row.span_id):
+        reason, detail = (
+            Reason.INVALID_ID,
+            "trace/span id is not lower-case hex of the right length",
+        )
+    elif row.parent_span_id and not _HEX16.fullmatch(row.parent_span_id):
+        reason, detail = Reason.INVALID_ID, "parentSpanId is not 16 lower-case hex digits"
+    elif start == 0 or end == 0:
+        which = "start" if start == 0 else "end"
+        reason, detail = Reason.MISSING_TIMESTAMP, f"the span's {which} time is missing (zero)"
+    elif start > MAX_TIMESTAMP_NS or end > MAX_TIMESTAMP_NS or start < 0 or end < 0:
+        reason = Reason.TIMESTAMP_OUT_OF_RANGE
+        detail = (
+            f"start {start} / end {end} ns is outside what TIMESTAMP_NS holds "
+            f"(0..{MAX_TIMESTAMP_NS}, up to 2262-04-11)"
+        )
+    elif end < start:
+        reason = Reason.NEGATIVE_DURATION
+        detail = f"the span ends {start - end} ns before it starts"
+    else:
+        for event in row.events:
+            if not 0 <= event.time_unix_nano <= MAX_TIMESTAMP_NS:
+                reason = Reason.TIMESTAMP_OUT_OF_RANGE
+                detail = f"event {event.name!r} time {event.time_unix_nano} is out of range"
+                break
+    if reason is None:
+        return None
+    import json
+
+    return Rejection(
+        reason,
+        detail,
+        json.dumps(row.as_json_dict(), ensure_ascii=False),
+        row.position,
+        trace_id=row.trace_id,
+        span_id=row.span_id,
+    )
+
+
+# --------------------------------------------------------------------------
+# Lock errors.
+
+
+def _process_args(pid: int) -> list[str]:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode("utf-8", "replace") for part in raw.split(b"\0") if part]
+
+
+def describe_process(pid: int | None) -> str:
+    """A short human name for the process ``pid`` ('recurscope serve', 'the dashboard', ...)."""
+    if pid is None:
+        return "another process"
+    if pid == os.getpid():
+        return "this process"
+    args = _process_args(pid)
+    if not args:
+        return f"process {pid}"
+    joined = " ".join(args)
+    if "recurscope" in joined:
+        command = next((arg for arg in args[1:] if arg in _KNOWN_COMMANDS), None)
+        if command == "dashboard":
+            return "the recurscope dashboard"
+        if command is not None:
+            return f"recurscope {command}"
+    if "streamlit" in joined or "dashboard" in joined:
+        return "the recurscope dashboard"
+    if "recurscope" in joined:
+        return "a recurscope process"
+    return Path(args[0]).name
+
+
+def _locked_error(path: Path, message: str, wanted_read_only: bool) -> StoreLockedError:
+    found = re.search(r"PID (\d+)", message)
+    pid = int(found.group(1)) if found else None
+    # DuckDB adds this hint exactly when the holder has the file read-only.
+    holder_read_only = "read-only mode" in message
+    mode = "read-only" if holder_read_only else "read-write"
+    kind = describe_process(pid)
+    who = f"{kind} (pid {pid})" if pid is not None else kind
+    stop = f"stop it (kill {pid})" if pid is not None else "stop it"
+    elsewhere = "or use another file with --db PATH / RECURSCOPE_DB=PATH"
+    if wanted_read_only:
+        text = (
+            f"{path} is locked: {who} is writing to it, and DuckDB lets no other process "
+            f"read a file while one writes it. Wait for it to finish (Store.open(..., "
+            f"lock_timeout=SECONDS) retries), {stop}, or read a copy of the file."
+        )
+    elif holder_read_only:
+        text = (
+            f"{path} is locked: {who} has it open for reading, and DuckDB lets no process "
+            f"write a file another process has open. Close it ({stop}) and run this again, "
+            f"{elsewhere}."
+        )
+    elif kind == "recurscope serve":
+        text = (
+            f"{path} is locked: {who} is writing to it, and DuckDB allows one writing "
+            f"process per file. Send your spans to that receiver instead (it ingests them), "
+            f"or {stop} and run this again, {elsewhere}."
+        )
+    else:
+        text = (
+            f"{path} is locked: {who} is writing to it, and DuckDB allows one writing "
+            f"process per file. Wait for it to finish or {stop}, then run this again, "
+            f"{elsewhere}."
+        )
+    return StoreLockedError(
+        text, path=str(path), holder_pid=pid, holder_kind=kind, holder_mode=mode
+    )
+
+
+# --------------------------------------------------------------------------
+# The store.
+
+
+class Store:
+    """A recurscope DuckDB file, open for writing (one process) or reading (many).
+
+    Open with :meth:`open` and use as a context manager::
+
+        with Store.open("data/recurscope.duckdb") as store:
+            result = store.write_spans(rows, source="otlp-http", format="otlp-proto")
+
+    A :class:`Store` is safe to share between threads of one process (writes
+    are serialized); other processes must wait for it to close.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
+        self._con = con
+        self.path = path
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._closed = False
+
+    # -- opening and closing -------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        read_only: bool = False,
+        lock_timeout: float = 0.0,
+    ) -> Store:
+        """Open (creating or migrating when writable) the store at ``path``.
+
+        ``path`` defaults as in :func:`resolve_db_path`. ``lock_timeout``
+        seconds are spent retrying while another process holds the file;
+        after that, :class:`StoreLockedError`. A file from a newer recurscope
+        raises :class:`SchemaVersionError`.
+        """
+        db_path = resolve_db_path(path)
+        if read_only and not db_path.exists():
+            raise StoreError(
+                f"No store at {db_path}: ingest spans first (recurscope ingest --db {db_path} "
+                "FILE), or point --db / RECURSCOPE_DB at the right file."
+            )
+        if not read_only:
+            try:
+                db_path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreError(
+                    f"Cannot create the folder for {db_path}: {error.strerror}. Choose a "
+                    "writable location with --db PATH or RECURSCOPE_DB=PATH."
+                ) from None
+        deadline = time.monotonic() + lock_timeout
+        while True:
+            try:
+                con = duckdb.connect(str(db_path), read_only=read_only)
+                break
+            except duckdb.IOException as error:
+                message = str(error)
+                if "Could not set lock" not in message:
+                    raise StoreError(
+                        f"Cannot open {db_path}: {message.removeprefix('IO Error: ')} Point "
+                        "--db / RECURSCOPE_DB at a recurscope DuckDB file (or a new path)."
+                    ) from None
+                if time.monotonic() >= deadline:
+                    raise _locked_error(db_path, message, read_only) from None
+                time.sleep(_LOCK_RETRY_SECONDS)
+            except duckdb.ConnectionException as error:
+                raise StoreLockedError(
+                    f"{db_path} is already open in this process in another mode ({error}). "
+                    "Reuse that Store (or its .cursor()) instead of opening the file again.",
+                    path=str(db_path),
+                    holder_pid=os.getpid(),
+                    holder_kind="this process",
+                    holder_mode="unknown",
+                ) from None
+            except duckdb.Error as error:
+                raise StoreError(
+                    f"Cannot open {db_path}: {error}. Point --db / RECURSCOPE_DB at a "
+                    "recurscope DuckDB file (or a new path)."
+                ) from None
+        store = cls(con, db_path, read_only)
+        try:
+            store._prepare_schema()
+        except BaseException:
+            con.close()
+            raise
+        return store
+
+    def close(self) -> None:
+        """Close the file, releasing DuckDB's lock for other processes."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._con.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- schema -----------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        version = self._read_version()
+        return 0 if version is None else version
+
+    def _read_version(self) -> int | None:
+        exists = self._con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = 'recurscope_meta'"
+        ).fetchone()
+        if not exists or not exists[0]:
+            return None
+        row = self._con.execute(
+            "SELECT value FROM recurscope_meta WHERE key = 'schema_version'"
+        ).fetchone()
+        if row is None or not str(row[0]).isdigit():
+            raise SchemaVersionError(
+                f"{self.path} has a recurscope_meta table without a valid schema_version; "
+                "it was damaged or not written by recurscope. Point --db at another file."
+            )
+        return int(row[0])
+
+    def _prepare_schema(self) -> None:
+        version = self._read_version()
+        if version is None:
+            tables = [
+                name
+                for (name,) in self._con.execute(
+                    "SELECT table_name FROM duckdb_tables() "
+                    "WHERE database_name = current_database() ORDER BY table_name"
+                ).fetchall()
+            ]
+            if tables:
+                raise SchemaVersionError(
+                    f"{self.path} holds tables ({', '.join(tables[:5])}) but no "
+                    "recurscope_meta: it is not a recurscope store. Point --db / "
+                    "RECURSCOPE_DB at another file."
+                )
+            version = 0
+        if version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{self.path} has schema version {version}, written by a newer recurscope; "
+                f"this one understands up to version {SCHEMA_VERSION}. Upgrade recurscope "
+                "(pip install -U 'recurscope[pipeline]') or point --db / RECURSCOPE_DB at "
+                "another file."
+            )
+        if version == SCHEMA_VERSION:
+            return
+        if self.read_only:
+            raise SchemaVersionError(
+                f"{self.path} has schema version {version}; this recurscope uses "
+                f"{SCHEMA_VERSION}. Open it once for writing to migrate it (any recurscope "
+                "ingest on it, or Store.open(path)); migration keeps all data."
+            )
+        self._migrate(version)
+
+    def _migrate(self, version: int) -> None:
+        while version < SCHEMA_VERSION:
+            step = MIGRATIONS.get(version)
+            if step is None:
+                raise SchemaVersionError(
+                    f"No migration from schema version {version} of {self.path}; this "
+                    "recurscope cannot upgrade it. Ingest into a new file with --db PATH."
+                )
+            con = self._con
+            con.execute("BEGIN TRANSACTION")
+            try:
+                step(con)
+                con.execute(
+                    "UPDATE recurscope_meta SET value = ? WHERE key = 'schema_version'",
+                    [str(version + 1)],
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            version += 1
+
+    # -- reading -------------------------------------------------------
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """The underlying connection, for evidence SQL (not thread-safe: see :meth:`cursor`)."""
+        return self._con
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A new connection to the same database, for use from another thread."""
+        return self._con.cursor()
+
+    def query(self, sql: str, params: Sequence[object] | None = None) -> list[tuple[object, ...]]:
+        """Run ``sql`` and return all rows (serialized with writes)."""
+        with self._lock:
+            return self._con.execute(sql, params).fetchall()
+
+    def scalar(self, sql: str, params: Sequence[object] | None = None) -> object:
+        """The first column of the first row of ``sql`` (``None`` if no row)."""
+        with self._lock:
+            row = self._con.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def snapshot(self, dest: str | os.PathLike[str]) -> Path:
+        """Write a consistent copy of the whole store to ``dest`` and return its path.
+
+        DuckDB lets no other process read a file while one writes it, so a
+        long-running writer (the receiver) can publish snapshots that readers
+        (the dashboard) open read-only. The copy is written beside ``dest``
+        and renamed over it, so a reader never sees a half-written file; a
+        reader that has the previous snapshot open keeps reading that one.
+        """
+        target = Path(dest)
+        if target.resolve() == self.path.resolve():
+            raise StoreError(f"Cannot snapshot {self.path} onto itself; choose another path.")
+        partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        partial.unlink(missing_ok=True)
+        alias = "recurscope_snapshot"
+        quoted_path = str(partial).replace("'", "''")
+        with self._lock:
+            con = self._con
+            row = con.execute("SELECT current_database()").fetchone()
+            assert row is not None
+            source_name = str(row[0]).replace('"', '""')
+            try:
+                con.execute(f"ATTACH '{quoted_path}' AS {alias}")
+                try:
+                    con.execute(f'COPY FROM DATABASE "{source_name}" TO {alias}')
+                finally:
+                    con.execute(f"DETACH {alias}")
+            except duckdb.Error as error:
+                partial.unlink(missing_ok=True)
+                raise StoreError(f"Could not snapshot {self.path} to {target}: {error}") from None
+        os.replace(partial, target)
+        return target
+
+    def logged_source(self, source: str) -> LoggedSource:
+        """What earlier runs recorded about ``source`` (see :class:`LoggedSource`)."""
+        with self._lock:
+            resume_row = self._con.execute(
+                "SELECT ResumeOffset, ResumeLine, ResumeChecksum, Format FROM ingest_log "
+                "WHERE Source = ? AND ResumeOffset IS NOT NULL ORDER BY IngestId DESC LIMIT 1",
+                [source],
+            ).fetchone()
+            done_row = self._con.execute(
+                "SELECT SourceSize, Checksum, Format FROM ingest_log WHERE Source = ? "
+                "AND Status IN ('ok', 'unchanged') ORDER BY IngestId DESC LIMIT 1",
+                [source],
+            ).fetchone()
+        resume = None
+        resume_format = None
+        if resume_row is not None and resume_row[2] is not None:
+            resume = ResumeMark(int(resume_row[0]), int(resume_row[1] or 0), str(resume_row[2]))
+            resume_format = str(resume_row[3])
+        size = None if done_row is None or done_row[0] is None else int(done_row[0])
+        checksum = None if done_row is None or done_row[1] is None else str(done_row[1])
+        fmt = None if done_row is None else str(done_row[2])
+        return LoggedSource(resume, resume_format, size, checksum, fmt)
+
+    # -- writing -------------------------------------------------------
+
+    def _require_writable(self) -> None:
+        if self.read_only:
+            raise StoreError(
+                f"{self.path} is open read-only; open it with Store.open(path) to write."
+            )
+        if self._closed:
+            raise StoreError("This Store is closed; open the file again to write.")
+
+    def begin_ingest(
+        self, source: str, format: str, *, source_size: int | None = None
+    ) -> IngestRun:
+        """Start a logged run for one source; write batches to it, then finish it."""
+        self._require_writable()
+        source = _safe_text(source)
+        with self._lock:
+            row = self._con.execute(
+                "INSERT INTO ingest_log (IngestId, Source, Format, Status, SourceSize, StartedAt) "
+                "VALUES (nextval('ingest_id_seq'), ?, ?, 'running', ?, ?) RETURNING IngestId",
+                [source, format, source_size, _utcnow()],
+            ).fetchone()
+        assert row is not None
+        return IngestRun(self, int(row[0]), source, format)
+
+    def write_spans(
+        self,
+        rows: Iterable[SpanRow],
+        *,
+        source: str,
+        format: str,
+        rejections: Iterable[Rejection] = (),
+        bytes_read: int = 0,
+        checksum: str | None = None,
+        limits: DecodeLimits = DEFAULT_LIMITS,
+    ) -> WriteResult:
+        """Write one complete batch as its own logged run, in one transaction.
+
+        For the receiver: one request body is one call. Long-lived writers
+        that would rather log one row per session use :meth:`begin_ingest`.
+        """
+        self._require_writable()
+        row_list = list(rows)
+        rejection_list = list(rejections)
+        source = _safe_text(source)
+        with self._lock:
+            con = self._con
+            con.execute("BEGIN TRANSACTION")
+            try:
+                ingest_id_row = con.execute(
+                    "INSERT INTO ingest_log (IngestId, Source, Format, Status, StartedAt) "
+                    "VALUES (nextval('ingest_id_seq'), ?, ?, 'running', ?) RETURNING IngestId",
+                    [source, format, _utcnow()],
+                ).fetchone()
+                assert ingest_id_row is not None
+                ingest_id = int(ingest_id_row[0])
+                result = self._write_batch(ingest_id, source, row_list, rejection_list, limits)
+                con.execute(
+                    "UPDATE ingest_log SET Status = 'ok', Bytes = ?, Checksum = ?, "
+                    "RecordsRead = ?, SpansAccepted = ?, RowsQuarantined = ?, "
+                    "DuplicatesSkipped = ?, FinishedAt = ? WHERE IngestId = ?",
+                    [
+                        bytes_read,
+                        checksum,
+                        len(row_list) + len(rejection_list),
+                        result.accepted,
+                        result.quarantined,
+                        result.duplicates,
+                        _utcnow(),
+                        ingest_id,
+                    ],
+                )
+                con.execute("COMMIT")
+            except duckdb.Error as error:
+                con.execute("ROLLBACK")
+                raise StoreError(f"Writing to {self.path} failed: {error}") from None
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        return result
+
+    def _write_batch(
+        self,
+        ingest_id: int,
+        source: str,
+        rows: list[SpanRow],
+        rejections: list[Rejection],
+        limits: DecodeLimits,
+    ) -> WriteResult:
+        """Insert spans (deduplicated) and quarantine rows; caller holds the transaction."""
+        good: list[SpanRow] = []
+        quarantined = list(rejections)
+        for row in rows:
+            problem = check_row(row)
+            if problem is None:
+                good.append(row)
+            else:
+                quarantined.append(problem)
+        accepted = 0
+        unstorable_count = 0
+        checked = len(good)
+        if good:
+            # Identity is (TraceId, SpanId): the first of a repeated span wins.
+            # Deduplicating here is far cheaper than a window function in SQL.
+            unique: dict[tuple[str, str], SpanRow] = {}
+            for span in good:
+                unique.setdefault((span.trace_id, span.span_id), span)
+            if len(unique) != len(good):
+                good = list(unique.values())
+            try:
+                table = _spans_table(good)
+            except (UnicodeEncodeError, pa.ArrowException):
+                # Only rows built outside our decoders can get here (they check
+                # text); keep the good ones and quarantine the unstorable.
+                good, unstorable = _split_unstorable(good)
+                quarantined.extend(unstorable)
+                unstorable_count = len(unstorable)
+                table = _spans_table(good)
+            accepted = self._insert_spans(table, ingest_id)
+        if quarantined:
+            self._con.register(
+                "_recurscope_quarantine", _quarantine_table(quarantined, ingest_id, source, limits)
+            )
+            try:
+                self._con.execute(
+                    "INSERT INTO quarantine BY NAME SELECT * FROM _recurscope_quarantine"
+                )
+            finally:
+                self._con.unregister("_recurscope_quarantine")
+        return WriteResult(accepted, checked - accepted - unstorable_count, len(quarantined))
+
+    def _insert_spans(self, table: pa.Table, ingest_id: int) -> int:
+        con = self._con
+        con.register("_recurscope_batch", table)
+        try:
+            # Skip spans already stored: an anti-join on the identity columns.
+            # The batch holds no repeats (see _write_batch).
+            row = con.execute(
+                """
+                INSERT INTO otel_traces BY NAME
+                SELECT b.*, ?::BIGINT AS IngestId
+                FROM _recurscope_batch AS b
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM otel_traces AS t
+                    WHERE t.TraceId = b.TraceId AND t.SpanId = b.SpanId
+                )
+                """,
+                [ingest_id],
+            ).fetchone()
+        finally:
+            con.unregister("_recurscope_batch")
+        return int(row[0]) if row is not None else 0
+
+
+def _split_unstorable(rows: list[SpanRow]) -> tuple[list[SpanRow], list[Rejection]]:
+    from .otlp import _row_has_lone_surrogate
+
+    good: list[SpanRow] = []
+    bad: list[Rejection] = []
+    for row in rows:
+        if _row_has_lone_surrogate(row):
+            bad.append(
+                Rejection(
+                    Reason.INVALID_UTF8,
+                    "a string holds a lone UTF-16 surrogate, which is not valid Unicode text",
+                    "",
+                    row.position,
+                    trace_id=row.trace_id,
+                    span_id=row.span_id,
+                )
+            )
+        else:
+            good.append(row)
+    return good, bad
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class IngestRun:
+    """One source's run: an ``ingest_log`` row that every batch updates atomically.
+
+    Each :meth:`write` commits spans, quarantine rows, running counts and the
+    resume point together, so a crash leaves a consistent, resumable log.
+    """
+
+    def __init__(self, store: Store, ingest_id: int, source: str, format: str) -> None:
+        self.store = store
+        self.ingest_id = ingest_id
+        self.source = source
+        self.format = format
+        self.records_read = 0
+        self.accepted = 0
+        self.quarantined = 0
+        self.duplicates = 0
+        self.bytes_read = 0
+        self._finished: IngestSummary | None = None
+
+    def write(
+        self,
+        rows: Iterable[SpanRow],
+        rejections: Iterable[Rejection] = (),
+        *,
+        records_read: int | None = None,
+        bytes_read: int | None = None,
+        resume: ResumeMark | None = None,
+        limits: DecodeLimits = DEFAULT_LIMITS,
+    ) -> WriteResult:
+        """Commit one batch. ``records_read`` defaults to ``len(rows) + len(rejections)``;
+        ``bytes_read`` is the run's running total; ``resume`` the new resume point."""
+        if self._finished is not None:
+            raise StoreError(f"ingest run {self.ingest_id} is finished; begin a new one")
+        store = self.store
+        store._require_writable()
+        row_list = list(rows)
+        rejection_list = list(rejections)
+        read = len(row_list) + len(rejection_list) if records_read is None else records_read
+        with store._lock:
+            con = store._con
+            con.execute("BEGIN TRANSACTION")
+            try:
+                result = store._write_batch(
+                    self.ingest_id, self.source, row_list, rejection_list, limits
+                )
+                con.execute(
+                    "UPDATE ingest_log SET RecordsRead = RecordsRead + ?, "
+                    "SpansAccepted = SpansAccepted + ?, RowsQuarantined = RowsQuarantined + ?, "
+                    "DuplicatesSkipped = DuplicatesSkipped + ?, Bytes = coalesce(?, Bytes), "
+                    "ResumeOffset = coalesce(?, ResumeOffset), "
+                    "ResumeLine = coalesce(?, ResumeLine), "
+                    "ResumeChecksum = coalesce(?, ResumeChecksum) WHERE IngestId = ?",
+                    [
+                        read,
+                        result.accepted,
+                        result.quarantined,
+                        result.duplicates,
+                        bytes_read,
+                        None if resume is None else resume.offset,
+                        None if resume is None else resume.line,
+                        None if resume is None else resume.checksum,
+                        self.ingest_id,
+                    ],
+                )
+                con.execute("COMMIT")
+            except duckdb.Error as error:
+                con.execute("ROLLBACK")
+                raise StoreError(f"Writing to {store.path} failed: {error}") from None
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        self.records_read += read
+        self.accepted += result.accepted
+        self.quarantined += result.quarantined
+        self.duplicates += result.duplicates
+        if bytes_read is not None:
+            self.bytes_read = bytes_read
+        return result
+
+    def finish(
+        self,
+        status: RunStatus = "ok",
+        *,
+        checksum: str | None = None,
+        bytes_read: int | None = None,
+        detail: str | None = None,
+    ) -> IngestSummary:
+        """Close the run's log row (idempotent: a second call returns the first summary)."""
+        if self._finished is not None:
+            return self._finished
+        if bytes_read is not None:
+            self.bytes_read = bytes_read
+        store = self.store
+        with store._lock:
+            store._con.execute(
+                "UPDATE ingest_log SET Status = ?, Checksum = coalesce(?, Checksum), "
+                "Bytes = ?, FinishedAt = ?, Detail = coalesce(?, Detail) WHERE IngestId = ?",
+                [
+                    status,
+                    checksum,
+                    self.bytes_read,
+                    _utcnow(),
+                    None if detail is None else _safe_text(detail),
+                    self.ingest_id,
+                ],
+            )
+        self._finished = IngestSummary(
+            ingest_id=self.ingest_id,
+            source=self.source,
+            format=self.format,
+            status=status,
+            bytes_read=self.bytes_read,
+            records_read=self.records_read,
+            spans_accepted=self.accepted,
+            rows_quarantined=self.quarantined,
+            duplicates_skipped=self.duplicates,
+            detail=detail,
+        )
+        return self._finished
+
+    def set_detail(self, detail: str) -> None:
+        """Note why this run did something unusual (e.g. re-read a changed file)."""
+        with self.store._lock:
+            self.store._con.execute(
+                "UPDATE ingest_log SET Detail = ? WHERE IngestId = ?",
+                [_safe_text(detail), self.ingest_id],
+            )
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            self.finish("ok")
+        else:
+            self.finish("failed", detail=f"{type(exc).__name__}: {exc}"[:500])
