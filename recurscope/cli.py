@@ -17,6 +17,8 @@ from collections.abc import Sequence
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.instrumentation.analysis.evaluate", "", ("detector-eval",)),
     ("recurscope.pipeline.ingest", "pipeline", ("ingest",)),
+    ("recurscope.pipeline.report", "pipeline", ("report",)),
+    ("recurscope.pipeline.compare", "pipeline", ("compare",)),
 )
 
 EPILOG = """\

@@ -1,0 +1,494 @@
+"""Comparisons between two groups: strategy, prompt version, model, service version, dates.
+
+``compare(con, by="prompt_version")`` answers questions like "does prompt v7
+read history more than v6?" or the Go runtime's own "does compaction reduce
+how often trimming fires?" (``by="compaction"``, ``trim_pressure``). For
+each criterion it gives the two ratio-of-sums estimates and their
+difference with a session-bootstrap interval.
+
+Groups are formed row by row where the attribute lives on the rows (a call's
+prompt version, a planning's strategy, a span's date), so a session that
+switched mid-way contributes to both groups; the bootstrap draws the same
+sessions for both groups, keeping such a session paired with itself.
+Comparisons are exploratory by nature: they never produce a verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import numpy as np
+
+from .errors import PipelineError
+from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, sql_literal
+from .report import (
+    add_common_arguments,
+    db_path,
+    open_read_only,
+    parse_when,
+    write_output,
+)
+from .stats import bootstrap_differences, percentile_interval, ratio_of_sums
+from .verdict import default_preregistration_path, load_preregistration
+
+__all__ = [
+    "COMPARED_CRITERIA",
+    "DIMENSIONS",
+    "Comparison",
+    "Difference",
+    "Dimension",
+    "add_command",
+    "compare",
+]
+
+_SPAN_TABLES: Final = ("calls", "delegations", "trims", "boundary_shifts")
+
+# Criterion -> the span tables its numerator and denominator come from.
+_CRITERION_TABLES: Final[Mapping[str, tuple[str, ...]]] = {
+    "contextview_shaped_share": ("calls",),
+    "boilerplate_share": ("calls",),
+    "history_reliance": ("calls",),
+    "same_role_share": ("delegations",),
+    "goal_overflow_share": ("trims",),
+    "trim_pressure": ("trims",),
+    "boundary_shifts_per_session": ("boundary_shifts",),
+    "same_task_reemit_share": ("boundary_shifts",),
+}
+
+COMPARED_CRITERIA: Final = tuple(_CRITERION_TABLES)
+"""Criteria a comparison reports (the primary ones and the descriptive rates)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dimension:
+    """What to group by: a column present on some span tables, or a session-level property.
+
+    ``tables`` are the span tables carrying ``column``; criteria computed
+    from other tables cannot differ between the groups and are skipped.
+    ``session_level`` dimensions put each whole session in one group.
+    """
+
+    name: str
+    column: str
+    tables: tuple[str, ...]
+    session_level: bool = False
+    note: str = ""
+
+
+DIMENSIONS: Final[Mapping[str, Dimension]] = {
+    "prompt_version": Dimension("prompt_version", "prompt_version", _SPAN_TABLES),
+    "model": Dimension("model", "model", _SPAN_TABLES),
+    "service_version": Dimension("service_version", "service_version", _SPAN_TABLES),
+    "service": Dimension("service", "service_name", _SPAN_TABLES),
+    "role": Dimension("role", "role", _SPAN_TABLES),
+    "strategy": Dimension("strategy", "strategy", ("trims",)),
+    "compaction": Dimension(
+        "compaction",
+        "compaction",
+        _SPAN_TABLES,
+        session_level=True,
+        note=(
+            "Compaction is only visible on plannings that trimmed: a session is 'on' when any "
+            "planning used or tried a summarizer, else 'off'. Sessions that never trimmed land "
+            "in 'off' whatever their configuration, which pulls 'off' trim pressure down. "
+            "Prefer grouping by a configuration attribute (prompt_version, service_version) "
+            "that records compaction on or off."
+        ),
+    ),
+}
+"""Supported ``--by`` values; span attribute names are accepted as aliases."""
+
+_ALIASES: Final = {
+    "recurscope.prompt.version": "prompt_version",
+    "gen_ai.request.model": "model",
+    "service.version": "service_version",
+    "service.name": "service",
+    "recurscope.call.role": "role",
+    "gen_ai.agent.name": "role",
+    "recurscope.trim.strategy": "strategy",
+    "recurscope.trim.compaction.used": "compaction",
+}
+
+
+def resolve_dimension(by: str) -> Dimension:
+    """The :class:`Dimension` for ``--by`` (a name from :data:`DIMENSIONS` or an attribute)."""
+    name = _ALIASES.get(by, by)
+    try:
+        return DIMENSIONS[name]
+    except KeyError:
+        known = ", ".join(sorted({*DIMENSIONS, *_ALIASES}))
+        raise PipelineError(f"Cannot compare by {by!r}; use one of: {known}.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """``estimate_a − estimate_b`` of one criterion with its bootstrap interval."""
+
+    criterion: str
+    estimate_a: float | None
+    estimate_b: float | None
+    difference: float | None
+    lower: float | None
+    upper: float | None
+    confidence: float
+    sessions_a: int
+    sessions_b: int
+    excludes_zero: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Group A versus group B on every applicable criterion."""
+
+    by: str
+    group_a: str
+    group_b: str
+    sessions_a: int
+    sessions_b: int
+    other_groups: tuple[str, ...]
+    differences: tuple[Difference, ...]
+    skipped: tuple[str, ...]
+    resamples: int
+    seed: int
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data with stable keys."""
+        return {
+            "by": self.by,
+            "group_a": self.group_a,
+            "group_b": self.group_b,
+            "sessions_a": self.sessions_a,
+            "sessions_b": self.sessions_b,
+            "other_groups": list(self.other_groups),
+            "differences": [
+                {
+                    "criterion": d.criterion,
+                    "estimate_a": d.estimate_a,
+                    "estimate_b": d.estimate_b,
+                    "difference": d.difference,
+                    "lower": d.lower,
+                    "upper": d.upper,
+                    "confidence": d.confidence,
+                    "sessions_a": d.sessions_a,
+                    "sessions_b": d.sessions_b,
+                    "excludes_zero": d.excludes_zero,
+                }
+                for d in self.differences
+            ],
+            "skipped": list(self.skipped),
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "exploratory": True,
+            "notes": list(self.notes),
+        }
+
+    def to_markdown(self) -> str:
+        """A Markdown table of the differences (exploratory)."""
+        lines = [
+            f"# Comparison by {self.by}: {self.group_a} vs {self.group_b} (exploratory)",
+            "",
+            f"Sessions: {self.group_a} {self.sessions_a:,}, {self.group_b} {self.sessions_b:,}. "
+            f"Difference = {self.group_a} − {self.group_b}; session bootstrap, "
+            f"{self.resamples:,} resamples (seed {self.seed}), percentile intervals.",
+            "",
+            f"| criterion | {self.group_a} | {self.group_b} | difference | interval | excludes 0 |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+
+        def fmt(value: float | None, rate: bool) -> str:
+            if value is None:
+                return "–"
+            return f"{value:+.2f}" if rate else f"{value:.1%}"
+
+        for d in self.differences:
+            rate = d.criterion == "boundary_shifts_per_session"
+            diff = (
+                "–"
+                if d.difference is None
+                else (f"{d.difference:+.2f}" if rate else f"{d.difference * 100:+.1f} pts")
+            )
+            interval = (
+                "–"
+                if d.lower is None or d.upper is None
+                else (
+                    f"[{d.lower:+.2f}, {d.upper:+.2f}]"
+                    if rate
+                    else f"[{d.lower * 100:+.1f}, {d.upper * 100:+.1f}] pts"
+                )
+            )
+            lines.append(
+                f"| `{d.criterion}` | {fmt(d.estimate_a, rate).lstrip('+')} "
+                f"| {fmt(d.estimate_b, rate).lstrip('+')} | {diff} | {interval} "
+                f"| {'yes' if d.excludes_zero else 'no'} |"
+            )
+        if self.skipped:
+            lines += [
+                "",
+                f"Not compared (their rows do not carry {self.by}): "
+                + ", ".join(f"`{s}`" for s in self.skipped)
+                + ".",
+            ]
+        if self.other_groups:
+            lines += ["", "Other groups present: " + ", ".join(self.other_groups) + "."]
+        lines += [f"\n> {note}" for note in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+def _group_sizes(
+    con: duckdb.DuckDBPyConnection,
+    dimension: Dimension,
+    base: EvidenceFilter,
+    min_other_sessions: int,
+) -> tuple[dict[str, int], list[str]]:
+    """Sessions per group value, and (session-level dimensions) the 'on' sessions."""
+    with EvidenceView(con, base, min_other_sessions=min_other_sessions) as view:
+        if dimension.session_level:
+            on = [
+                str(row[0])
+                for row in view.query(
+                    "SELECT DISTINCT session_id FROM trims "
+                    "WHERE session_id IS NOT NULL AND (compaction_used OR compaction_failed)"
+                )
+            ]
+            total = view.query("SELECT count(*) FROM sessions")[0][0]
+            return {"on": len(on), "off": int(total) - len(on)}, on
+        parts = " UNION ALL ".join(
+            f"SELECT session_id, {dimension.column} AS value FROM {table}"
+            for table in dimension.tables
+        )
+        rows = view.query(
+            f"SELECT value, count(DISTINCT session_id) FROM ({parts}) "
+            "WHERE session_id IS NOT NULL AND value IS NOT NULL GROUP BY value"
+        )
+    return {str(value): int(n) for value, n in rows}, []
+
+
+def _group_filter(
+    base: EvidenceFilter,
+    dimension: Dimension,
+    value: str,
+    on_sessions: Sequence[str],
+    split_date: datetime | None,
+) -> EvidenceFilter:
+    if split_date is not None:
+        op = "<" if value == "before" else ">="
+        condition = f"started_at {op} {sql_literal(split_date)}"
+        predicates = {table: condition for table in _SPAN_TABLES}
+    elif dimension.session_level:
+        membership = f"list_contains({sql_literal(list(on_sessions))}, session_id)"
+        condition = membership if value == "on" else f"NOT {membership}"
+        predicates = {table: condition for table in _SPAN_TABLES}
+    else:
+        predicates = {
+            table: f"{dimension.column} = {sql_literal(value)}" for table in dimension.tables
+        }
+    return EvidenceFilter(
+        since=base.since,
+        until=base.until,
+        service=base.service,
+        role=base.role,
+        predicates=predicates,
+        exploratory=True,
+    )
+
+
+def _aligned(matrix: SessionMatrix, sessions: Sequence[str], criterion: str) -> tuple[Any, Any]:
+    num = np.zeros(len(sessions))
+    den = np.zeros(len(sessions))
+    if criterion in matrix.criteria:
+        index = {s: i for i, s in enumerate(sessions)}
+        rows = np.fromiter(
+            (index[s] for s in matrix.sessions), dtype=np.int64, count=len(matrix.sessions)
+        )
+        col_num, col_den = matrix.column(criterion)
+        num[rows] = col_num
+        den[rows] = col_den
+    return num, den
+
+
+def compare(
+    con: duckdb.DuckDBPyConnection,
+    by: str,
+    *,
+    groups: tuple[str, str] | None = None,
+    split_date: datetime | None = None,
+    preregistration_path: str | Path | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    service: str | None = None,
+    role: str | None = None,
+    confidence: float = 0.95,
+) -> Comparison:
+    """Compare two groups on every criterion their rows can differ on.
+
+    ``by`` names a dimension (:data:`DIMENSIONS`, or an attribute alias such
+    as ``recurscope.trim.compaction.used``); ``groups`` picks the two values
+    (default: the two with most sessions). With ``split_date`` the groups are
+    ``before`` and ``after`` that instant, on every table, and ``by`` is only
+    a label. Resamples and seed come from the pre-registration.
+    """
+    prereg = load_preregistration(preregistration_path or default_preregistration_path())
+    base = EvidenceFilter(since=since, until=until, service=service, role=role, exploratory=True)
+    notes: list[str] = []
+    if split_date is not None:
+        dimension = Dimension("date", "started_at", _SPAN_TABLES)
+        label = f"date split at {split_date.isoformat(sep=' ')}"
+        group_a, group_b = groups or ("before", "after")
+        if {group_a, group_b} != {"before", "after"}:
+            raise PipelineError("With --split-date the groups are 'before' and 'after'.")
+        others: list[str] = []
+        on_sessions: list[str] = []
+        group_sizes: dict[str, int] = {}
+    else:
+        dimension = resolve_dimension(by)
+        label = dimension.name
+        sizes, on_sessions = _group_sizes(con, dimension, base, prereg.min_other_sessions)
+        group_sizes = sizes
+        if groups is None:
+            ranked = sorted(sizes, key=lambda v: (-sizes[v], v))
+            if dimension.session_level:
+                ranked = ["on", "off"]
+            if len(ranked) < 2:
+                raise PipelineError(
+                    f"Only {len(ranked)} value(s) of {dimension.name} in the data "
+                    f"({', '.join(ranked) or 'none'}): nothing to compare."
+                )
+            group_a, group_b = ranked[0], ranked[1]
+        else:
+            group_a, group_b = groups
+            unknown = [g for g in (group_a, group_b) if g not in sizes]
+            if unknown:
+                raise PipelineError(
+                    f"No sessions with {dimension.name} = {', '.join(unknown)}; present: "
+                    f"{', '.join(sorted(sizes)) or 'none'}."
+                )
+        others = sorted(v for v in sizes if v not in (group_a, group_b))
+        if dimension.note:
+            notes.append(dimension.note)
+
+    criteria = tuple(
+        c for c in COMPARED_CRITERIA if set(_CRITERION_TABLES[c]) <= set(dimension.tables)
+    )
+    skipped = tuple(c for c in COMPARED_CRITERIA if c not in criteria)
+    matrices = []
+    for value in (group_a, group_b):
+        group = _group_filter(base, dimension, value, on_sessions, split_date)
+        with EvidenceView(con, group, min_other_sessions=prereg.min_other_sessions) as view:
+            matrices.append(view.session_matrix(criteria))
+    sessions = sorted(set(matrices[0].sessions) | set(matrices[1].sessions))
+    differences = []
+    for criterion in criteria:
+        num_a, den_a = _aligned(matrices[0], sessions, criterion)
+        num_b, den_b = _aligned(matrices[1], sessions, criterion)
+        samples = bootstrap_differences(
+            num_a, den_a, num_b, den_b, resamples=prereg.resamples, seed=prereg.seed
+        )[:, 0]
+        estimate_a, estimate_b = ratio_of_sums(num_a, den_a), ratio_of_sums(num_b, den_b)
+        difference = None if estimate_a is None or estimate_b is None else estimate_a - estimate_b
+        lower, upper, _ = percentile_interval(samples, confidence)
+        if difference is None:
+            lower = upper = None
+        differences.append(
+            Difference(
+                criterion=criterion,
+                estimate_a=estimate_a,
+                estimate_b=estimate_b,
+                difference=difference,
+                lower=lower,
+                upper=upper,
+                confidence=confidence,
+                sessions_a=int(np.count_nonzero(den_a)),
+                sessions_b=int(np.count_nonzero(den_b)),
+                excludes_zero=bool(
+                    lower is not None and upper is not None and (lower > 0 or upper < 0)
+                ),
+            )
+        )
+    return Comparison(
+        by=label,
+        group_a=group_a,
+        group_b=group_b,
+        # Sessions with rows carrying the group's value (a split date: with rows on that side).
+        sessions_a=group_sizes.get(group_a, len(matrices[0].sessions)),
+        sessions_b=group_sizes.get(group_b, len(matrices[1].sessions)),
+        other_groups=tuple(others),
+        differences=tuple(differences),
+        skipped=skipped,
+        resamples=prereg.resamples,
+        seed=prereg.seed,
+        notes=tuple(notes),
+    )
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    if not args.by and not args.split_date:
+        print("recurscope compare: give --by DIMENSION or --split-date DATE", file=sys.stderr)
+        return 2
+    db = db_path(args.db)
+    try:
+        split = parse_when(args.split_date) if args.split_date else None
+        store, con = open_read_only(db)
+        try:
+            result = compare(
+                con,
+                args.by or "date",
+                groups=(args.groups[0], args.groups[1]) if args.groups else None,
+                split_date=split,
+                preregistration_path=args.prereg,
+                since=parse_when(args.since) if args.since else None,
+                until=parse_when(args.until, end=True) if args.until else None,
+                service=args.service,
+                role=args.role,
+            )
+        finally:
+            store.close()
+    except PipelineError as error:
+        print(f"recurscope compare: {error}", file=sys.stderr)
+        return 2
+    text = (
+        json.dumps(result.to_dict(), indent=2) + "\n"
+        if args.format == "json"
+        else result.to_markdown()
+    )
+    write_output(text, args.out)
+    return 0
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope compare``."""
+    parser = subparsers.add_parser(
+        "compare",
+        help="difference between two groups with a session-bootstrap interval",
+        description=(
+            "Compare two groups (strategy, prompt version, model, service version, compaction, "
+            "or before/after a date) on each criterion and on trim pressure. Exploratory: "
+            "no verdict. Dimensions: " + ", ".join(DIMENSIONS) + "."
+        ),
+        epilog=(
+            "example: recurscope compare --by recurscope.trim.strategy --groups goal_aware "
+            "head_tail\n         recurscope compare --split-date 2026-03-05 --format json"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common_arguments(parser)
+    parser.add_argument("--by", default=None, help="dimension or attribute to group by")
+    parser.add_argument(
+        "--groups",
+        nargs=2,
+        metavar=("A", "B"),
+        default=None,
+        help="the two values to compare (default: the two with most sessions)",
+    )
+    parser.add_argument(
+        "--split-date", default=None, help="compare spans before vs from this date/time"
+    )
+    parser.set_defaults(func=_run_compare)

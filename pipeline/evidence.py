@@ -1,0 +1,1302 @@
+"""Evidence tables: typed projections of raw spans, built by the SQL in ``pipeline/sql/``.
+
+Two tiers, each model one file named after the table it builds:
+
+- **span models** (:data:`SPAN_MODELS`: ``calls``, ``history_access``,
+  ``delegations``, ``trims``, ``boundary_shifts``, ``session_fingerprints``,
+  ``session_activity``) read ``otel_traces`` or each other and are
+  partitionable by session: every row depends only on spans of its own
+  session. An incremental :func:`refresh` recomputes just the affected
+  sessions (delete + insert per session).
+- **session models** (:data:`SESSION_MODELS`: ``evidence_params``,
+  ``code_clusters``, ``sessions``, ``session_criteria``, ``evidence``,
+  ``coverage``) read only the span-model tables. Boilerplate is a
+  cross-session quantity (one new session can make a code shape boilerplate
+  for every session using it), so an incremental refresh merges the
+  clusters the scope touched, then recomputes ``sessions`` and
+  ``session_criteria`` for the scope plus the sessions whose clusters
+  flipped, and rebuilds the two single-row aggregates.
+
+Models run unchanged in three places: the database itself (full refresh), a
+private cursor whose TEMP tables hold only the affected sessions' spans
+(incremental refresh: TEMP objects shadow the same-named tables for
+unqualified names), and a private cursor whose TEMP views filter the stored
+evidence (:class:`EvidenceView`, used by reports on read-only connections).
+Engine-specific SQL sits in ``sql/_dialect.sql`` only; see ``docs/evidence.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import duckdb
+
+from recurscope.instrumentation import semconv as sc
+
+from .errors import PipelineError
+
+__all__ = [
+    "AUDITS",
+    "DEFAULT_LATENESS",
+    "DEFAULT_MIN_OTHER_SESSIONS",
+    "RECURSCOPE_SPAN_NAMES",
+    "REFRESH_LOG",
+    "SESSION_MODELS",
+    "SPAN_KINDS",
+    "SPAN_MODELS",
+    "SPAN_SHORTCUTS",
+    "SQL_DIR",
+    "EvidenceFilter",
+    "EvidenceView",
+    "RefreshResult",
+    "SessionMatrix",
+    "create_otel_traces_table",
+    "encode_attribute",
+    "expand_span",
+    "first_span_at",
+    "insert_span_specs",
+    "insert_synthetic_spans",
+    "install_dialect",
+    "models_version",
+    "refresh",
+    "run_audits",
+    "sql_literal",
+    "sql_text",
+]
+
+SQL_DIR: Final = Path(__file__).with_name("sql")
+"""Folder of the SQL models, one file per table."""
+
+RECURSCOPE_SPAN_NAMES: Final = (sc.SPAN_CALL, sc.SPAN_TRIM, sc.SPAN_BOUNDARY_SHIFT)
+"""The span names the evidence reads; every other span in ``otel_traces`` is ignored."""
+
+SPAN_MODELS: Final = (
+    "calls",
+    "history_access",
+    "delegations",
+    "trims",
+    "boundary_shifts",
+    "session_fingerprints",
+    "session_activity",
+)
+"""Tables built from spans, in dependency order; every row depends on its own session only."""
+
+_DERIVED_SPAN_MODELS: Final = ("history_access", "session_fingerprints", "session_activity")
+# Span models computed from the other span tables: a filtered view recomputes
+# them from its filtered rows instead of filtering their rows (which lack the
+# columns a filter needs).
+
+SESSION_MODELS: Final = (
+    "evidence_params",
+    "code_clusters",
+    "sessions",
+    "session_criteria",
+    "evidence",
+    "coverage",
+)
+"""Tables built from the span-model tables, in dependency order.
+
+``sessions`` and ``session_criteria`` are partitioned by session too;
+``code_clusters`` by fingerprint; ``evidence`` and ``coverage`` are single
+aggregates rebuilt on every refresh.
+"""
+
+AUDITS: Final = tuple(sorted(path.stem for path in SQL_DIR.glob("audit_*.sql")))
+"""Audit queries (``sql/audit_*.sql``): each must return zero rows on sound evidence."""
+
+REFRESH_LOG: Final = "evidence_refresh_log"
+"""Table with one row per refresh: mode, sessions, watermark, timing, SQL version."""
+
+DEFAULT_MIN_OTHER_SESSIONS: Final = 4
+"""S of the shipped pre-registration (``data/preregistration.toml``); a test keeps them equal."""
+
+DEFAULT_LATENESS: Final = timedelta(minutes=10)
+"""How far before the watermark an incremental refresh looks for new spans.
+
+Spans are exported when they *end*, so a long call can arrive after a refresh
+that already saw later-starting spans. Late spans beyond this margin are still
+found (the span ledger check triggers a per-session sweep); the margin only
+decides how often that slower sweep is needed.
+"""
+
+# Tables with one row per recurscope span (calls, trims, boundary shifts).
+_SPAN_ROW_TABLES: Final = ("calls", "trims", "boundary_shifts")
+_SPAN_NAME_LIST: Final = ", ".join(f"'{name}'" for name in RECURSCOPE_SPAN_NAMES)
+_SESSION_EXPR: Final = "attr_str(SpanAttributes, 'gen_ai.conversation.id')"
+
+RefreshMode = Literal["full", "incremental", "sessions"]
+
+
+@cache
+def sql_text(name: str) -> str:
+    """The text of ``sql/<name>.sql`` (a model, an audit, or a helper like ``_dialect``)."""
+    path = SQL_DIR / f"{name}.sql"
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PipelineError(
+            f"No SQL file {path.name} in {SQL_DIR}: the installation is incomplete "
+            "(reinstall recurscope[pipeline])."
+        ) from None
+
+
+def models_version() -> str:
+    """SHA-256 (16 hex digits) of the dialect and every model's SQL.
+
+    Stored with each refresh: when the SQL changes, the next refresh is a full
+    one, since rows built by older SQL cannot be patched session by session.
+    """
+    digest = hashlib.sha256()
+    for name in ("_dialect", *SPAN_MODELS, *SESSION_MODELS, "code_clusters_merge"):
+        digest.update(name.encode())
+        digest.update(sql_text(name).encode())
+    return digest.hexdigest()[:16]
+
+
+def install_dialect(con: duckdb.DuckDBPyConnection) -> None:
+    """Define the TEMP macros the models use (``sql/_dialect.sql``) on ``con``."""
+    con.execute(sql_text("_dialect"))
+
+
+def create_otel_traces_table(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the raw span table with the contract columns (tests and benchmarks).
+
+    This is the *contract* DDL (``sql/_otel_traces_fixture.sql``); the store
+    owns the production table, which may carry extra bookkeeping columns.
+    """
+    con.execute(sql_text("_otel_traces_fixture"))
+
+
+def insert_synthetic_spans(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    sessions: int,
+    seed: int = 0,
+    first_session: int = 0,
+    start: datetime = datetime(2026, 3, 2, 9, 0),
+    spacing_seconds: int = 30,
+    sessions_per_run: int = 40,
+) -> int:
+    """Insert the spans of ``sessions`` synthetic sessions; return the spans inserted.
+
+    For tests and benchmarks only (``sql/_synthetic_spans.sql`` says what the
+    data looks like). Deterministic in its arguments; sessions numbered from
+    ``first_session``, so calling again with a later ``first_session``
+    appends new sessions. Session *n* starts ``n * spacing_seconds`` after
+    ``start``; runs hold ``sessions_per_run`` consecutive sessions.
+    """
+    before = _scalar_int(con, "SELECT count(*) FROM otel_traces")
+    con.execute(
+        sql_text("_synthetic_spans"),
+        {
+            "first_session": first_session,
+            "sessions": sessions,
+            "seed": seed,
+            "start": start,
+            "spacing_seconds": spacing_seconds,
+            "sessions_per_run": sessions_per_run,
+        },
+    )
+    return _scalar_int(con, "SELECT count(*) FROM otel_traces") - before
+
+
+# ---------------------------------------------------------------------------
+# Compact span descriptions (SQL test cases, examples)
+
+SPAN_KINDS: Final = {
+    "call": sc.SPAN_CALL,
+    "trim": sc.SPAN_TRIM,
+    "shift": sc.SPAN_BOUNDARY_SHIFT,
+}
+"""Short span kinds of :func:`expand_span`; any other span needs ``name``."""
+
+SPAN_SHORTCUTS: Final = {
+    # common
+    "prompt_version": sc.PROMPT_VERSION,
+    "model": sc.GEN_AI_REQUEST_MODEL,
+    "compacted": sc.GEN_AI_CONVERSATION_COMPACTED,
+    # call
+    "role": sc.CALL_ROLE,
+    "call_id": sc.CALL_ID,
+    "parent_call_id": sc.CALL_PARENT_ID,
+    "depth": sc.CALL_DEPTH,
+    "method": sc.CALL_METHOD,
+    "outcome": sc.CALL_OUTCOME_STATUS,
+    "history_size": sc.HISTORY_SIZE,
+    "accessed": sc.HISTORY_ACCESSED,
+    "ops": sc.HISTORY_OPS,
+    "records_read": sc.HISTORY_RECORDS_READ,
+    "detection": sc.HISTORY_DETECTION,
+    "contextview_shaped": sc.HISTORY_CONTEXTVIEW_SHAPED,
+    "reported_accessed": sc.HISTORY_REPORTED_ACCESSED,
+    "reported_ops": sc.HISTORY_REPORTED_OPS,
+    "fingerprint": sc.CODE_FINGERPRINT,
+    "language": sc.CODE_LANGUAGE,
+    "code": sc.CODE_CONTENT,
+    "delegation_kind": sc.DELEGATION_KIND,
+    "same_role": sc.DELEGATION_SAME_ROLE,
+    "caller_role": sc.DELEGATION_CALLER_ROLE,
+    # trim
+    "strategy": sc.TRIM_STRATEGY,
+    "phase": sc.TRIM_PHASE,
+    "trimmed": sc.TRIM_TRIMMED,
+    "budget": sc.TRIM_BUDGET,
+    "boundary_index": sc.TRIM_BOUNDARY_INDEX,
+    "before_size": sc.TRIM_BEFORE_SIZE,
+    "after_size": sc.TRIM_AFTER_SIZE,
+    "compaction_used": sc.TRIM_COMPACTION_USED,
+    "compaction_failed": sc.TRIM_COMPACTION_FAILED,
+    "stale_ask_dropped": sc.TRIM_STALE_ASK_DROPPED,
+    # boundary shift
+    "reason": sc.GOAL_REASON,
+    "position": sc.GOAL_POSITION,
+    "boundary_from": sc.GOAL_BOUNDARY_FROM,
+    "boundary_to": sc.GOAL_BOUNDARY_TO,
+    "similarity": sc.GOAL_SIMILARITY,
+}
+"""Short keys :func:`expand_span` accepts for span attributes."""
+
+_SPEC_KEYS: Final = frozenset(
+    {
+        "kind",
+        "name",
+        "session",
+        "run",
+        "seed",
+        "service",
+        "service_version",
+        "trace",
+        "span",
+        "parent",
+        "at",
+        "duration",
+        "status",
+        "trace_state",
+        "attrs",
+        "resource",
+    }
+)
+
+
+def encode_attribute(value: object) -> str:
+    """A value in the ClickHouse exporter's text encoding (bools, ints, JSON arrays)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return json.dumps(list(value), separators=(",", ":"))
+    return str(value)
+
+
+def _hex_id(name: object, digits: int) -> str:
+    text = str(name)
+    if len(text) == digits and all(c in "0123456789abcdef" for c in text):
+        return text
+    return hashlib.sha256(text.encode()).hexdigest()[:digits]
+
+
+def expand_span(
+    spec: Mapping[str, Any], *, index: int = 0, base: datetime = datetime(2026, 12, 1, 9, 0)
+) -> dict[str, Any]:
+    """A full ``otel_traces`` row from a compact description (for SQL test cases).
+
+    ``kind`` is ``call``/``trim``/``shift`` (or give ``name``); ``session``
+    sets ``gen_ai.conversation.id`` (``None`` leaves it out); ``run``,
+    ``seed``, ``service_version`` set resource attributes; ``trace``,
+    ``span``, ``parent`` are short names hashed to hex ids; ``at`` is
+    seconds after ``base`` (default: ``index`` minutes) or an ISO datetime;
+    ``duration`` seconds. Other keys are :data:`SPAN_SHORTCUTS` or go under
+    ``attrs`` with full attribute names; values are encoded as the exporter
+    does (:func:`encode_attribute`).
+    """
+    span_attrs: dict[str, str] = {}
+    if spec.get("session", "s1") is not None:
+        span_attrs["gen_ai.conversation.id"] = str(spec.get("session", "s1"))
+    for key, value in spec.items():
+        if key in _SPEC_KEYS:
+            continue
+        if key not in SPAN_SHORTCUTS:
+            raise ValueError(f"unknown span key {key!r}: use attrs: {{full.name: value}}")
+        if value is not None:
+            span_attrs[SPAN_SHORTCUTS[key]] = encode_attribute(value)
+    for key, value in (spec.get("attrs") or {}).items():
+        if value is not None:
+            span_attrs[str(key)] = encode_attribute(value)
+    resource = {"service.name": str(spec.get("service", "agent"))}
+    if spec.get("run", "run-1") is not None:
+        resource["service.instance.id"] = str(spec.get("run", "run-1"))
+    if spec.get("seed") is not None:
+        resource["recurscope.seed"] = str(spec["seed"])
+    if spec.get("service_version") is not None:
+        resource["service.version"] = str(spec["service_version"])
+    resource.update({str(k): encode_attribute(v) for k, v in (spec.get("resource") or {}).items()})
+    at = spec.get("at", index * 60)
+    if isinstance(at, datetime):
+        start = at
+    elif isinstance(at, str):
+        start = datetime.fromisoformat(at)
+    else:
+        start = base + timedelta(seconds=float(at))
+    kind = str(spec.get("kind", "call"))
+    name = spec.get("name") or SPAN_KINDS.get(kind)
+    if name is None:
+        raise ValueError(f"span kind {kind!r} needs a name")
+    parent = spec.get("parent")
+    return {
+        "Timestamp": start,
+        "TraceId": _hex_id(spec.get("trace", "t1"), 32),
+        "SpanId": _hex_id(spec.get("span", f"span-{index}"), 16),
+        "ParentSpanId": "" if parent is None else _hex_id(parent, 16),
+        "TraceState": str(spec.get("trace_state", "")),
+        "SpanName": str(name),
+        "SpanKind": "Internal",
+        "ServiceName": resource["service.name"],
+        "ResourceAttributes": resource,
+        "ScopeName": "recurscope.instrumentation",
+        "ScopeVersion": "0.1.0",
+        "SpanAttributes": span_attrs,
+        "Duration": int(float(spec.get("duration", 1)) * 1_000_000_000),
+        "StatusCode": str(spec.get("status", "Unset")),
+        "StatusMessage": "",
+        "Events": [],
+        "Links": [],
+    }
+
+
+def insert_span_specs(
+    con: duckdb.DuckDBPyConnection, specs: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Expand ``specs`` (:func:`expand_span`) and insert them into ``otel_traces``."""
+    rows = [expand_span(spec, index=i) for i, spec in enumerate(specs)]
+    if rows:
+        columns = list(rows[0])
+        quoted = ", ".join(f'"{c}"' for c in columns)
+        con.executemany(
+            f"INSERT INTO otel_traces ({quoted}) VALUES ({', '.join('?' for _ in columns)})",
+            [[row[c] for c in columns] for row in rows],
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Refresh
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshResult:
+    """What a :func:`refresh` did.
+
+    ``mode`` is ``full``, ``incremental`` (sessions derived from new spans)
+    or ``sessions`` (the caller's list). ``sessions_refreshed`` counts the
+    sessions whose span-model rows were replaced (all of them for a full
+    refresh); ``late_spans`` how many spans the fast path missed and the
+    exact span ledger check caught (late arrivals older than the lateness
+    margin, deletions; at least 1 when the check fired).
+    ``spans_read`` is the recurscope spans the span models read;
+    ``watermark`` the latest span start seen.
+    """
+
+    mode: RefreshMode
+    sessions_refreshed: int
+    spans_read: int
+    seconds: float
+    watermark: datetime | None
+    late_spans: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _LastRefresh:
+    watermark: datetime | None
+    models_version: str
+    min_other_sessions: int
+
+
+def refresh(
+    con: duckdb.DuckDBPyConnection,
+    sessions: Iterable[str | None] | None = None,
+    *,
+    full: bool = False,
+    min_other_sessions: int | None = None,
+    lateness: timedelta = DEFAULT_LATENESS,
+) -> RefreshResult:
+    """Bring the evidence tables up to date with ``otel_traces``.
+
+    With ``sessions=None`` the affected sessions are derived: those with a
+    recurscope span starting after the last refresh's watermark minus
+    ``lateness``, plus any session whose span count no longer matches its
+    evidence rows (late arrivals, deletions). With a list, exactly those
+    sessions are recomputed (``None`` in the list means spans without a
+    session). The first refresh, ``full=True``, or SQL that changed since
+    the last refresh rebuild everything.
+
+    ``min_other_sessions`` is S of the boilerplate criterion; ``None`` keeps
+    the value of the last refresh (:data:`DEFAULT_MIN_OTHER_SESSIONS` at
+    first). Runs in a private cursor and commits the evidence in one
+    transaction, so readers never see span and session tables disagree.
+    """
+    started = time.perf_counter()
+    cur = con.cursor()
+    try:
+        install_dialect(cur)
+        target = _Target.of(cur)
+        if not target.has_table("otel_traces"):
+            raise PipelineError(
+                "No otel_traces table in the database: ingest spans first "
+                "(recurscope ingest FILE), or create it with create_otel_traces_table()."
+            )
+        existing = target.tables()
+        last = _last_refresh(cur, target) if REFRESH_LOG in existing else None
+        s_value = (
+            min_other_sessions
+            if min_other_sessions is not None
+            else (last.min_other_sessions if last else DEFAULT_MIN_OTHER_SESSIONS)
+        )
+        reason = ""
+        if last is None:
+            reason = "first refresh"
+        elif last.models_version != models_version():
+            reason = "evidence SQL changed since the last refresh"
+        elif not existing.issuperset((*SPAN_MODELS, *SESSION_MODELS)):
+            reason = "evidence tables missing"
+        elif full:
+            reason = "full refresh requested"
+        if reason:
+            result = _full_refresh(cur, target, s_value, started, reason)
+        else:
+            assert last is not None
+            result = _incremental_refresh(cur, target, last, sessions, s_value, lateness, started)
+    finally:
+        cur.close()
+    # The logged time stops before COMMIT (the log row is part of the
+    # transaction); the returned one includes the commit and any checkpoint.
+    return dataclasses.replace(result, seconds=time.perf_counter() - started)
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """Where the evidence lives: the cursor's current catalog and schema."""
+
+    catalog: str
+    schema: str
+    cur: duckdb.DuckDBPyConnection
+
+    @classmethod
+    def of(cls, cur: duckdb.DuckDBPyConnection) -> _Target:
+        row = _first(cur.execute("SELECT current_database(), current_schema()").fetchall())
+        assert row is not None
+        return cls(str(row[0]), str(row[1]), cur)
+
+    def q(self, table: str) -> str:
+        """The fully qualified name, immune to TEMP tables of the same name."""
+        return f'"{self.catalog}"."{self.schema}"."{table}"'
+
+    def tables(self) -> frozenset[str]:
+        """Tables and views in the target schema (read once per call: cheap, not cached)."""
+        rows = self.cur.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = $c AND schema_name = $s "
+            "UNION ALL SELECT view_name FROM duckdb_views() "
+            "WHERE database_name = $c AND schema_name = $s",
+            {"c": self.catalog, "s": self.schema},
+        ).fetchall()
+        return frozenset(str(row[0]) for row in rows)
+
+    def has_table(self, table: str) -> bool:
+        return table in self.tables()
+
+
+def _first(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+    """The first row, or None. Results are always fetched to the end (``fetchall``):
+    a half-read result keeps the connection busy for the caller's next query."""
+    return rows[0] if rows else None
+
+
+def _scalar_int(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> int:
+    row = _first(con.execute(sql, params).fetchall())
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+def _last_refresh(cur: duckdb.DuckDBPyConnection, target: _Target) -> _LastRefresh | None:
+    row = _first(
+        cur.execute(
+            f"SELECT watermark, models_version, min_other_sessions FROM {target.q(REFRESH_LOG)} "
+            "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
+        ).fetchall()
+    )
+    if row is None:
+        return None
+    return _LastRefresh(row[0], str(row[1]), int(row[2]))
+
+
+def _ensure_log(cur: duckdb.DuckDBPyConnection, target: _Target) -> None:
+    cur.execute(
+        f"""
+        CREATE TABLE IF NOT EXISTS {target.q(REFRESH_LOG)} (
+            seq BIGINT,                   -- 1, 2, ... in refresh order
+            refreshed_at TIMESTAMP,       -- UTC, when the refresh committed
+            mode VARCHAR,                 -- full, incremental, sessions
+            reason VARCHAR,               -- why a full refresh, or ''
+            sessions_refreshed BIGINT,    -- sessions whose span-model rows were replaced
+            late_spans BIGINT,            -- spans only the exact span-count check caught
+            spans_read BIGINT,            -- recurscope spans the span models read
+            spans_total BIGINT,           -- recurscope spans in otel_traces at refresh
+            watermark TIMESTAMP_NS,       -- latest span start the evidence covers
+            seconds DOUBLE,               -- wall time of the refresh
+            models_version VARCHAR,       -- models_version() of the SQL used
+            min_other_sessions BIGINT     -- S used for boilerplate
+        )
+        """
+    )
+
+
+def _log_refresh(
+    cur: duckdb.DuckDBPyConnection,
+    target: _Target,
+    result: RefreshResult,
+    spans_total: int,
+    s_value: int,
+) -> None:
+    cur.execute(
+        f"""
+        INSERT INTO {target.q(REFRESH_LOG)}
+        SELECT coalesce((SELECT max(seq) FROM {target.q(REFRESH_LOG)}), 0) + 1,
+               ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+        """,
+        [
+            datetime.now(UTC).replace(tzinfo=None),
+            result.mode,
+            result.reason,
+            result.sessions_refreshed,
+            result.late_spans,
+            result.spans_read,
+            spans_total,
+            result.watermark,
+            result.seconds,
+            models_version(),
+            s_value,
+        ],
+    )
+
+
+def _build_session_models(
+    cur: duckdb.DuckDBPyConnection, create: str, s_value: int, qualify: Any = None
+) -> None:
+    """Build every session model with ``create`` ('CREATE OR REPLACE TABLE x' style)."""
+    for name in SESSION_MODELS:
+        target_name = qualify(name) if qualify else name
+        params = {"boilerplate_min_other_sessions": s_value} if name == "evidence_params" else None
+        cur.execute(f"{create} {target_name} AS {sql_text(name)}", params)
+
+
+def _full_refresh(
+    cur: duckdb.DuckDBPyConnection,
+    target: _Target,
+    s_value: int,
+    started: float,
+    reason: str,
+) -> RefreshResult:
+    cur.execute("BEGIN TRANSACTION")
+    try:
+        _ensure_log(cur, target)
+        for name in SPAN_MODELS:
+            cur.execute(f"CREATE OR REPLACE TABLE {target.q(name)} AS {sql_text(name)}")
+        _build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+        spans = _scalar_int(
+            cur,
+            f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
+        )
+        sessions = _scalar_int(cur, f"SELECT count(*) FROM {target.q('sessions')}")
+        watermark_row = _first(
+            cur.execute(
+                f'SELECT max("Timestamp") FROM {target.q("otel_traces")} '
+                f"WHERE SpanName IN ({_SPAN_NAME_LIST})"
+            ).fetchall()
+        )
+        watermark = watermark_row[0] if watermark_row else None
+        result = RefreshResult(
+            mode="full",
+            sessions_refreshed=sessions,
+            spans_read=spans,
+            seconds=time.perf_counter() - started,
+            watermark=watermark,
+            reason=reason,
+        )
+        _log_refresh(cur, target, result, spans, s_value)
+        cur.execute("COMMIT")
+    except BaseException:
+        cur.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _in_scope(column: str, scope: str = "refresh_scope") -> str:
+    # NULL-safe membership: spans without a session form a "session" of their own.
+    return (
+        f"({column} IN (SELECT session_id FROM {scope} WHERE session_id IS NOT NULL) "
+        f"OR ({column} IS NULL AND EXISTS "
+        f"(SELECT 1 FROM {scope} WHERE session_id IS NULL)))"
+    )
+
+
+def _incremental_refresh(
+    cur: duckdb.DuckDBPyConnection,
+    target: _Target,
+    last: _LastRefresh,
+    sessions: Iterable[str | None] | None,
+    s_value: int,
+    lateness: timedelta,
+    started: float,
+) -> RefreshResult:
+    raw = target.q("otel_traces")
+    cur.execute("CREATE OR REPLACE TEMP TABLE refresh_scope (session_id VARCHAR)")
+    late_spans = 0
+    try:
+        if sessions is not None:
+            mode: RefreshMode = "sessions"
+            wanted = sorted(set(sessions), key=lambda s: (s is None, s or ""))
+            if wanted:
+                cur.executemany("INSERT INTO refresh_scope VALUES (?)", [[s] for s in wanted])
+            since = None
+        else:
+            mode = "incremental"
+            since = last.watermark - lateness if last.watermark is not None else None
+            # Candidates: sessions with a span starting after the margin. The
+            # Timestamp filter comes first so row groups wholly before it are
+            # skipped (DuckDB's zone maps) before any attribute is read.
+            cur.execute(
+                f"""
+                INSERT INTO refresh_scope
+                SELECT DISTINCT {_SESSION_EXPR}
+                FROM {raw}
+                WHERE "Timestamp" >= coalesce(CAST(? AS TIMESTAMP_NS), TIMESTAMP_NS '-infinity')
+                  AND SpanName IN ({_SPAN_NAME_LIST})
+                """,
+                [since],
+            )
+        _copy_scoped_spans(cur, raw, _scope_start(cur, target, since))
+        if mode == "incremental":
+            late_spans = _sweep_if_counts_disagree(cur, target, raw)
+        scoped_sessions = _scalar_int(cur, "SELECT count(*) FROM refresh_scope")
+        spans_read = _scalar_int(cur, "SELECT count(*) FROM temp.main.otel_traces")
+        watermark_row = _first(
+            cur.execute('SELECT max("Timestamp") FROM temp.main.otel_traces').fetchall()
+        )
+        new_mark = watermark_row[0] if watermark_row else None
+        watermark = last.watermark
+        if mode == "incremental" and new_mark is not None:
+            watermark = new_mark if watermark is None else max(watermark, new_mark)
+        # Run the span models over the scoped spans: TEMP tables shadow the
+        # real ones for the models' unqualified names. Then rename them, so
+        # nothing shadows the real tables any more.
+        for name in SPAN_MODELS:
+            cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql_text(name)}")
+        cur.execute("DROP TABLE temp.main.otel_traces")
+        for name in SPAN_MODELS:
+            cur.execute(f"DROP TABLE IF EXISTS temp.main.scoped_{name}")
+            cur.execute(f"ALTER TABLE temp.main.{name} RENAME TO scoped_{name}")
+
+        cur.execute("BEGIN TRANSACTION")
+        try:
+            # The scope's code shapes before the refresh, and every fingerprint
+            # the scope used before or after: only those clusters change.
+            cur.execute(
+                f"""
+                CREATE OR REPLACE TEMP TABLE scope_fingerprints_before AS
+                SELECT * FROM {target.q("session_fingerprints")}
+                WHERE {_in_scope("session_id")}
+                """
+            )
+            cur.execute(
+                """
+                CREATE OR REPLACE TEMP TABLE touched_fingerprints AS
+                SELECT fingerprint FROM scope_fingerprints_before
+                UNION
+                SELECT fingerprint FROM temp.main.scoped_session_fingerprints
+                """
+            )
+            for name in SPAN_MODELS:
+                _replace_rows(cur, target, name, "refresh_scope", f"temp.main.scoped_{name}")
+            if s_value != last.min_other_sessions:
+                # A new S can flip any cluster: rebuild every session model.
+                _build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+            else:
+                _refresh_session_models(cur, target)
+            spans_total = _scalar_int(
+                cur, f"SELECT count(*) FROM {raw} WHERE SpanName IN ({_SPAN_NAME_LIST})"
+            )
+            result = RefreshResult(
+                mode=mode,
+                sessions_refreshed=scoped_sessions,
+                spans_read=spans_read,
+                seconds=time.perf_counter() - started,
+                watermark=watermark,
+                late_spans=late_spans,
+            )
+            _log_refresh(cur, target, result, spans_total, s_value)
+            cur.execute("COMMIT")
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+    finally:
+        leftovers = (
+            "refresh_scope",
+            "otel_traces",
+            "touched_fingerprints",
+            "scope_fingerprints_before",
+            "merged_clusters",
+            "new_clusters",
+            "flipped_fingerprints",
+            "affected_sessions",
+            *SPAN_MODELS,
+            *SESSION_MODELS,
+            *(f"scoped_{m}" for m in SPAN_MODELS),
+        )
+        _drop_temps(cur, leftovers)
+    return result
+
+
+def _drop_temps(cur: duckdb.DuckDBPyConnection, names: Iterable[str]) -> None:
+    """Drop those of the TEMP tables and views ``names`` that exist (also after errors)."""
+    wanted = set(names)
+    existing = cur.execute(
+        "SELECT 'VIEW', view_name FROM duckdb_views() WHERE database_name = 'temp' "
+        "UNION ALL SELECT 'TABLE', table_name FROM duckdb_tables() WHERE database_name = 'temp'"
+    ).fetchall()
+    for kind, name in existing:
+        if name in wanted:
+            cur.execute(f"DROP {kind} temp.main.{name}")
+
+
+def _replace_rows(
+    cur: duckdb.DuckDBPyConnection, target: _Target, table: str, scope: str, source: str
+) -> None:
+    """Delete the scope sessions' rows of ``table`` and insert ``source`` in their place."""
+    cur.execute(f"DELETE FROM {target.q(table)} WHERE {_in_scope('session_id', scope)}")
+    cur.execute(f"INSERT INTO {target.q(table)} BY NAME SELECT * FROM {source}")
+
+
+def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: _Target) -> None:
+    """Bring the session models up to date after the scope's span rows were replaced.
+
+    Runs inside the refresh transaction, after the span tables are current.
+    Clusters are merged for the touched fingerprints only
+    (``code_clusters_merge.sql``, falling back to ``code_clusters.sql`` for
+    the few it cannot merge exactly); sessions and their criteria are
+    recomputed for the scope plus every session using a fingerprint whose
+    boilerplate status flipped; evidence and coverage in full (one aggregate
+    each, over small tables).
+    """
+    fingerprints = target.q("session_fingerprints")
+    # Merge each touched cluster from its old row and the scope's rows, so the
+    # few clusters spanning every session are not re-read on every refresh.
+    cur.execute(
+        f"CREATE OR REPLACE TEMP TABLE merged_clusters AS {sql_text('code_clusters_merge')}"
+    )
+    if _scalar_int(cur, "SELECT count(*) FROM merged_clusters WHERE needs_recompute"):
+        # A minimum, maximum or example came from a refreshed session and
+        # the new rows do not reach it: recompute those clusters from all
+        # their sessions (a view, so the filter is pushed into the scan).
+        cur.execute(
+            f"""
+            CREATE OR REPLACE TEMP VIEW session_fingerprints AS
+            SELECT * FROM {fingerprints}
+            WHERE fingerprint IN (SELECT fingerprint FROM merged_clusters WHERE needs_recompute)
+            """
+        )
+        cur.execute(f"CREATE OR REPLACE TEMP TABLE new_clusters AS {sql_text('code_clusters')}")
+        cur.execute("DROP VIEW temp.main.session_fingerprints")
+    else:
+        cur.execute(
+            f"CREATE OR REPLACE TEMP TABLE new_clusters AS SELECT * FROM "
+            f"{target.q('code_clusters')} LIMIT 0"
+        )
+    cur.execute(
+        "INSERT INTO new_clusters BY NAME SELECT * EXCLUDE (needs_recompute) "
+        "FROM merged_clusters WHERE NOT needs_recompute AND sessions > 0"
+    )
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE flipped_fingerprints AS
+        SELECT touched.fingerprint
+        FROM touched_fingerprints AS touched
+        LEFT JOIN {target.q("code_clusters")} AS old ON old.fingerprint = touched.fingerprint
+        LEFT JOIN new_clusters AS new ON new.fingerprint = touched.fingerprint
+        WHERE coalesce(old.is_boilerplate, FALSE) <> coalesce(new.is_boilerplate, FALSE)
+        """
+    )
+    cur.execute(
+        f"DELETE FROM {target.q('code_clusters')} "
+        "WHERE fingerprint IN (SELECT fingerprint FROM touched_fingerprints)"
+    )
+    cur.execute(f"INSERT INTO {target.q('code_clusters')} BY NAME SELECT * FROM new_clusters")
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE affected_sessions AS
+        SELECT session_id FROM refresh_scope
+        UNION
+        SELECT session_id FROM {fingerprints}
+        WHERE fingerprint IN (SELECT fingerprint FROM flipped_fingerprints)
+        """
+    )
+    # The affected sessions' span rows, shadowing the real tables for the
+    # session models: the scope's rows are already in scoped_* tables; only
+    # sessions pulled in by a flipped fingerprint (rare) are read back from
+    # the real tables. code_clusters is read from the (now current) real table.
+    flipped = _scalar_int(cur, "SELECT count(*) FROM flipped_fingerprints")
+    for name in SPAN_MODELS:
+        extra = (
+            f" UNION ALL BY NAME SELECT * FROM {target.q(name)} "
+            f"WHERE {_in_scope('session_id', 'affected_sessions')} "
+            f"AND NOT {_in_scope('session_id')}"
+            if flipped
+            else ""
+        )
+        cur.execute(
+            f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT * FROM temp.main.scoped_{name}{extra}"
+        )
+    for name in ("sessions", "session_criteria"):
+        cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql_text(name)}")
+    for name in SPAN_MODELS:
+        cur.execute(f"DROP VIEW temp.main.{name}")
+    for name in ("sessions", "session_criteria"):
+        cur.execute(f"ALTER TABLE temp.main.{name} RENAME TO scoped_{name}")
+        _replace_rows(cur, target, name, "affected_sessions", f"temp.main.scoped_{name}")
+        cur.execute(f"DROP TABLE temp.main.scoped_{name}")
+    for name in ("evidence", "coverage"):
+        cur.execute(f"CREATE OR REPLACE TABLE {target.q(name)} AS {sql_text(name)}")
+
+
+def _scope_start(
+    cur: duckdb.DuckDBPyConnection, target: _Target, since: datetime | None
+) -> datetime | None:
+    """Earliest span start the scope sessions can have, so older row groups are skipped.
+
+    New spans start at or after ``since``; older spans of a scope session are
+    already in the evidence tables, whose earliest ``started_at`` bounds them.
+    ``None`` means no bound (explicit session lists: a session's first span
+    may predate everything we know).
+    """
+    if since is None:
+        return None
+    parts = " UNION ALL ".join(
+        f"SELECT started_at, session_id FROM {target.q(name)}" for name in _SPAN_ROW_TABLES
+    )
+    row = _first(
+        cur.execute(
+            f"SELECT min(started_at) FROM ({parts}) WHERE {_in_scope('session_id')}"
+        ).fetchall()
+    )
+    earliest = row[0] if row else None
+    return since if earliest is None else min(since, earliest)
+
+
+def _copy_scoped_spans(cur: duckdb.DuckDBPyConnection, raw: str, since: datetime | None) -> None:
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE otel_traces AS
+        SELECT *
+        FROM {raw}
+        WHERE "Timestamp" >= coalesce(CAST(? AS TIMESTAMP_NS), TIMESTAMP_NS '-infinity')
+          AND SpanName IN ({_SPAN_NAME_LIST})
+          AND {_in_scope(_SESSION_EXPR)}
+        """,
+        [since],
+    )
+
+
+def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: _Target, raw: str) -> int:
+    """Catch spans the fast path missed; return how many there were (0 almost always).
+
+    The fast check compares two numbers over all recurscope spans — the
+    count and a checksum of span ids — with the same numbers over the spans
+    behind the evidence (`session_activity` outside the scope, plus the
+    scope's fresh copy). They differ when a span arrived later than the
+    lateness margin, started before its session's known first span, or was
+    deleted; the checksum also catches a deletion and a late arrival that
+    leave the count unchanged. Only then is the exact path run: sessions
+    whose (count, checksum) differ from their evidence join the scope, and
+    the scope's spans are copied again without a time bound.
+    """
+    activity = target.q("session_activity")
+    totals = _first(
+        cur.execute(
+            f"""
+            SELECT
+                (SELECT count(*) FROM {raw} WHERE SpanName IN ({_SPAN_NAME_LIST}))
+                - (SELECT count(*) FROM temp.main.otel_traces)
+                - (SELECT coalesce(sum(spans), 0) FROM {activity}
+                   WHERE NOT {_in_scope("session_id")}),
+                (SELECT coalesce(sum(span_checksum(SpanId)), 0) FROM {raw}
+                 WHERE SpanName IN ({_SPAN_NAME_LIST}))
+                - (SELECT coalesce(sum(span_checksum(SpanId)), 0) FROM temp.main.otel_traces)
+                - (SELECT coalesce(sum(span_checksum), 0) FROM {activity}
+                   WHERE NOT {_in_scope("session_id")})
+            """
+        ).fetchall()
+    )
+    assert totals is not None
+    missed, checksum_gap = int(totals[0]), int(totals[1])
+    if missed == 0 and checksum_gap == 0:
+        return 0
+    cur.execute(
+        f"""
+        INSERT INTO refresh_scope
+        WITH raw_ledger AS (
+            SELECT {_SESSION_EXPR} AS session_id, count(*) AS spans,
+                sum(span_checksum(SpanId)) AS span_checksum
+            FROM {raw}
+            WHERE SpanName IN ({_SPAN_NAME_LIST})
+            GROUP BY ALL
+        ),
+        evidence_ledger AS (
+            SELECT session_id, sum(spans) AS spans, sum(span_checksum) AS span_checksum
+            FROM {activity}
+            GROUP BY ALL
+        )
+        SELECT DISTINCT coalesce(r.session_id, e.session_id)
+        FROM raw_ledger AS r
+        FULL OUTER JOIN evidence_ledger AS e ON r.session_id IS NOT DISTINCT FROM e.session_id
+        WHERE (coalesce(r.spans, 0) <> coalesce(e.spans, 0)
+               OR coalesce(r.span_checksum, 0) <> coalesce(e.span_checksum, 0))
+          AND NOT {_in_scope("coalesce(r.session_id, e.session_id)")}
+        """
+    )
+    _copy_scoped_spans(cur, raw, None)
+    return max(abs(missed), 1)
+
+
+# ---------------------------------------------------------------------------
+# Audits
+
+
+def run_audits(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[Any, ...]]]:
+    """Run every ``sql/audit_*.sql``; map each audit to the rows it found (empty = sound)."""
+    cur = con.cursor()
+    try:
+        install_dialect(cur)
+        return {name: cur.execute(sql_text(name)).fetchall() for name in AUDITS}
+    finally:
+        cur.close()
+
+
+# ---------------------------------------------------------------------------
+# Filtered views for reports and comparisons
+
+
+def sql_literal(value: object) -> str:
+    """``value`` as a SQL literal (text quoted by doubling ``'``), for view definitions.
+
+    Views cannot take prepared-statement parameters, so filters are inlined;
+    only this function turns values into SQL.
+    """
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, datetime):
+        naive = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
+        return f"CAST('{naive.isoformat(sep=' ')}' AS TIMESTAMP_NS)"
+    if isinstance(value, date):
+        return f"DATE '{value.isoformat()}'"
+    if isinstance(value, (list, tuple, frozenset, set)):
+        return "[" + ", ".join(sql_literal(item) for item in value) + "]"
+    text = str(value).replace("'", "''")
+    return f"'{text}'"
+
+
+_FILTERED_TABLES: Final = ("calls", "delegations", "trims", "boundary_shifts")
+# The span models a filter applies to row by row; the rest (_DERIVED_SPAN_MODELS)
+# are recomputed from the filtered calls.
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceFilter:
+    """Which evidence rows a view keeps; every field narrows, ``None`` keeps all.
+
+    ``since``/``until`` bound span start times (``until`` exclusive) and
+    ``service`` the service name, on every table. ``role`` keeps calls and
+    delegations handled by that role, and trims and boundary shifts recorded
+    inside such a call. ``predicates`` adds a SQL condition per table
+    (``calls``, ``delegations``, ``trims``, ``boundary_shifts``), with values
+    inlined through :func:`sql_literal`; comparisons use it to select a group.
+    ``exploratory`` is false only for the pre-registered window itself.
+    """
+
+    since: datetime | None = None
+    until: datetime | None = None
+    service: str | None = None
+    role: str | None = None
+    predicates: Mapping[str, str] = field(default_factory=dict)
+    exploratory: bool = False
+
+    def describe(self) -> str:
+        """A one-line description of the narrowing ('' when none)."""
+        parts = []
+        if self.since is not None:
+            parts.append(f"from {self.since.isoformat(sep=' ')}")
+        if self.until is not None:
+            parts.append(f"until {self.until.isoformat(sep=' ')}")
+        if self.service is not None:
+            parts.append(f"service = {self.service}")
+        if self.role is not None:
+            parts.append(f"role = {self.role}")
+        return ", ".join(parts)
+
+    def condition(self, table: str) -> str:
+        """SQL condition rows of ``table`` must meet ('TRUE' when unfiltered)."""
+        clauses: list[str] = []
+        if self.since is not None:
+            clauses.append(f"started_at >= {sql_literal(self.since)}")
+        if self.until is not None:
+            clauses.append(f"started_at < {sql_literal(self.until)}")
+        if self.service is not None:
+            clauses.append(f"service_name = {sql_literal(self.service)}")
+        if self.role is not None:
+            clauses.append(f"role = {sql_literal(self.role)}")
+        extra = self.predicates.get(table)
+        if extra:
+            clauses.append(f"({extra})")
+        return " AND ".join(clauses) or "TRUE"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionMatrix:
+    """Per-session numerators and denominators, one column per criterion.
+
+    ``sessions`` is sorted, so the bootstrap's resamples depend only on the
+    data and the seed, never on the order rows came back in.
+    """
+
+    sessions: tuple[str, ...]
+    criteria: tuple[str, ...]
+    numerators: Any  # numpy float64 array, sessions x criteria
+    denominators: Any
+
+    def column(self, criterion: str) -> tuple[Any, Any]:
+        """Numerators and denominators of one criterion."""
+        j = self.criteria.index(criterion)
+        return self.numerators[:, j], self.denominators[:, j]
+
+
+class EvidenceView:
+    """Evidence for one scope (the window, a filter, a comparison group), in a private cursor.
+
+    Works on read-only connections: everything it builds is a TEMP object of
+    its own cursor, named like the model it holds, so the same SQL runs.
+    When the database's span tables are current (the last refresh saw every
+    recurscope span, with today's SQL) they are read through filtered TEMP
+    views; otherwise they are computed from ``otel_traces`` here and
+    ``stale_reason`` says why (the report shows it). The session models are
+    always rebuilt here, with the pre-registered S.
+
+    Use as a context manager; the cursor and its tables go on close.
+    """
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        evidence_filter: EvidenceFilter | None = None,
+        *,
+        min_other_sessions: int = DEFAULT_MIN_OTHER_SESSIONS,
+    ) -> None:
+        self.filter = evidence_filter or EvidenceFilter()
+        self.min_other_sessions = min_other_sessions
+        self.stale_reason = ""
+        self._cur = con.cursor()
+        try:
+            install_dialect(self._cur)
+            self._target = _Target.of(self._cur)
+            self._build()
+        except BaseException:
+            self._cur.close()
+            raise
+
+    def __enter__(self) -> EvidenceView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Drop the view's tables (they belong to its cursor)."""
+        self._cur.close()
+
+    @property
+    def computed_from_spans(self) -> bool:
+        """True when the span tables were computed here because the stored ones were stale."""
+        return bool(self.stale_reason)
+
+    def _stored_tables_stale(self) -> str:
+        """'' when the stored span tables can be used, else why not."""
+        target = self._target
+        existing = target.tables()
+        has_spans = "otel_traces" in existing
+        has_models = existing.issuperset(SPAN_MODELS)
+        if not has_spans:
+            if has_models:
+                return ""  # evidence copied without raw spans: use it as it is
+            raise PipelineError(
+                "The database has neither otel_traces nor evidence tables: ingest spans "
+                "first (recurscope ingest FILE)."
+            )
+        if not has_models or REFRESH_LOG not in existing:
+            return "the evidence tables have not been built yet"
+        row = _first(
+            self._cur.execute(
+                f"SELECT spans_total, models_version FROM {target.q(REFRESH_LOG)} "
+                "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
+            ).fetchall()
+        )
+        if row is None:
+            return "the evidence tables have not been built yet"
+        if str(row[1]) != models_version():
+            return "the evidence tables were built by other SQL"
+        total = _scalar_int(
+            self._cur,
+            f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
+        )
+        if total != int(row[0]):
+            return f"{total - int(row[0]):+,d} recurscope spans since the last refresh"
+        return ""
+
+    def _build(self) -> None:
+        cur, target, flt = self._cur, self._target, self.filter
+        self.stale_reason = self._stored_tables_stale()
+        if self.stale_reason:
+            cur.execute(
+                f"CREATE TEMP TABLE otel_traces AS SELECT * FROM {target.q('otel_traces')} "
+                f"WHERE SpanName IN ({_SPAN_NAME_LIST})"
+            )
+            for name in SPAN_MODELS:
+                cur.execute(f"CREATE TEMP TABLE {name} AS {sql_text(name)}")
+            cur.execute("DROP TABLE temp.main.otel_traces")
+            narrowed = False
+            for name in _FILTERED_TABLES:
+                condition = flt.condition(name)
+                if condition != "TRUE":
+                    narrowed = True
+                    cur.execute(
+                        f"DELETE FROM temp.main.{name} WHERE NOT coalesce({condition}, FALSE)"
+                    )
+            if narrowed:
+                for name in _DERIVED_SPAN_MODELS:
+                    cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql_text(name)}")
+        else:
+            narrowed = False
+            for name in _FILTERED_TABLES:
+                condition = flt.condition(name)
+                narrowed = narrowed or condition != "TRUE"
+                cur.execute(
+                    f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)} "
+                    f"WHERE coalesce({condition}, FALSE)"
+                )
+            for name in _DERIVED_SPAN_MODELS:
+                if narrowed:
+                    cur.execute(f"CREATE TEMP TABLE {name} AS {sql_text(name)}")
+                else:
+                    cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
+        _build_session_models(cur, "CREATE TEMP TABLE", self.min_other_sessions)
+
+    def query(
+        self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Run ``sql`` against the view's tables (``calls``, ``sessions``, ``evidence``...)."""
+        return self._cur.execute(sql, params).fetchall()
+
+    def records(
+        self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
+    ) -> list[dict[str, Any]]:
+        """Like :meth:`query`, each row as a dict keyed by column name."""
+        result = self._cur.execute(sql, params)
+        names = [d[0] for d in result.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
+
+    def session_matrix(self, criteria: Sequence[str] | None = None) -> SessionMatrix:
+        """Per-session numerators/denominators of ``criteria`` (all when ``None``).
+
+        Every session of the view is a row, also for criteria where it has
+        nothing (0 / 0), so resampling rows is resampling sessions.
+        """
+        import numpy as np
+
+        wanted = (
+            tuple(criteria)
+            if criteria is not None
+            else tuple(
+                str(row[0])
+                for row in self._cur.execute(
+                    "SELECT DISTINCT criterion FROM session_criteria ORDER BY criterion"
+                ).fetchall()
+            )
+        )
+        sessions = tuple(
+            str(row[0])
+            for row in self._cur.execute(
+                "SELECT session_id FROM sessions ORDER BY session_id"
+            ).fetchall()
+        )
+        num = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
+        den = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
+        if wanted and sessions:
+            index = {s: i for i, s in enumerate(sessions)}
+            column = {c: j for j, c in enumerate(wanted)}
+            rows = self._cur.execute(
+                "SELECT session_id, criterion, numerator, denominator FROM session_criteria "
+                "WHERE list_contains(?, criterion)",
+                [list(wanted)],
+            ).fetchall()
+            for session_id, criterion, numerator, denominator in rows:
+                i, j = index[session_id], column[criterion]
+                num[i, j] = numerator
+                den[i, j] = denominator
+        return SessionMatrix(sessions, wanted, num, den)
+
+
+def first_span_at(
+    con: duckdb.DuckDBPyConnection,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> datetime | None:
+    """Start of the earliest recurscope span in ``[since, until)`` (``None`` if none).
+
+    Reads only the Timestamp and SpanName columns of ``otel_traces`` (or the
+    span tables when the raw spans are absent): the pre-registration check
+    needs the window's first span whatever view a report shows.
+    """
+    cur = con.cursor()
+    try:
+        target = _Target.of(cur)
+        bounds = (
+            f"{sql_literal(since) if since else 'NULL'}",
+            f"{sql_literal(until) if until else 'NULL'}",
+        )
+        if target.has_table("otel_traces"):
+            sql = (
+                f'SELECT min("Timestamp") FROM {target.q("otel_traces")} '
+                f"WHERE SpanName IN ({_SPAN_NAME_LIST}) "
+                f'AND ("Timestamp" >= {bounds[0]} OR {bounds[0]} IS NULL) '
+                f'AND ("Timestamp" < {bounds[1]} OR {bounds[1]} IS NULL)'
+            )
+        else:
+            parts = " UNION ALL ".join(
+                f"SELECT started_at FROM {target.q(n)}" for n in _SPAN_ROW_TABLES
+            )
+            sql = (
+                f"SELECT min(started_at) FROM ({parts}) "
+                f"WHERE (started_at >= {bounds[0]} OR {bounds[0]} IS NULL) "
+                f"AND (started_at < {bounds[1]} OR {bounds[1]} IS NULL)"
+            )
+        row = _first(cur.execute(sql).fetchall())
+        return row[0] if row else None
+    finally:
+        cur.close()

@@ -1,0 +1,1057 @@
+"""The verdict report: Markdown for a design record, JSON for machines.
+
+:func:`build_report` reads the evidence of the pre-registered window (or an
+exploratory filtered view), computes the session-bootstrap intervals and the
+two verdicts, and returns a :class:`Report`; :meth:`Report.to_markdown` and
+:meth:`Report.to_json` render it (``Report.from_json`` reads the JSON back).
+``add_command`` registers ``recurscope report``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+
+from .errors import PipelineError
+from .evidence import EvidenceFilter, EvidenceView, first_span_at
+from .stats import Interval, session_intervals
+from .verdict import (
+    Preregistration,
+    Verdict,
+    check_integrity,
+    check_window,
+    decide,
+    default_preregistration_path,
+    load_preregistration,
+)
+
+__all__ = [
+    "DEFAULT_DETECTOR_QUALITY",
+    "REPORT_SCHEMA",
+    "ClusterRow",
+    "CriterionRow",
+    "DetectorInfo",
+    "Report",
+    "add_command",
+    "add_common_arguments",
+    "build_report",
+    "db_path",
+    "load_detector_quality",
+    "open_read_only",
+    "parse_when",
+    "write_output",
+]
+
+REPORT_SCHEMA: Final = "recurscope.report/1"
+"""Identifies the JSON layout; bumped when a key changes meaning."""
+
+DEFAULT_DETECTOR_QUALITY: Final = Path("data") / "detector-quality.json"
+"""Written by ``recurscope detector-eval --json > data/detector-quality.json``."""
+
+PRIMITIVE_LABELS: Final = {"contextview": "ContextView", "recurse": "recurse(...)"}
+OUTCOME_LABELS: Final = {
+    "justified": "justified",
+    "not_justified": "not justified",
+    "insufficient_evidence": "insufficient evidence",
+}
+
+# Criterion -> (primitive, definition, detector metric it depends on or None).
+CRITERIA: Final[Mapping[str, tuple[str, str, str | None]]] = {
+    "contextview_shaped_share": (
+        "contextview",
+        "history-reading calls re-implementing grep, partition/group or summarize "
+        "/ history-reading calls",
+        "contextview_shaped",
+    ),
+    "boilerplate_share": (
+        "contextview",
+        "history-reading calls whose fingerprint recurs in >= S other sessions "
+        "/ history-reading calls",
+        "accessed",
+    ),
+    "same_role_share": (
+        "recurse",
+        "same-role delegations / delegations whose same-role status is known",
+        None,
+    ),
+    "goal_overflow_share": (
+        "recurse",
+        "goal_overflow trims / trims with a goal boundary",
+        None,
+    ),
+    "history_reliance": (
+        "contextview",
+        "history-reading calls / calls with non-empty history",
+        "accessed",
+    ),
+    "trim_pressure": ("recurse", "plannings that trimmed / plannings", None),
+    "boundary_shifts_per_session": ("recurse", "boundary shifts / sessions", None),
+    "same_task_reemit_share": (
+        "recurse",
+        "same_task_reemit shifts / shifts after the first need",
+        None,
+    ),
+}
+"""Every fixed criterion the evidence computes; ``op_mix.<op>`` are added per op."""
+
+
+def _criterion_meta(name: str) -> tuple[str, str, str | None]:
+    if name.startswith("op_mix."):
+        op = name.removeprefix("op_mix.")
+        return (
+            "contextview",
+            f"history-reading calls using {op} / history-reading calls",
+            (f"ops.{op}"),
+        )
+    return CRITERIA[name]
+
+
+# ---------------------------------------------------------------------------
+# Detector quality
+
+
+@dataclass(frozen=True, slots=True)
+class DetectorInfo:
+    """Precision and recall of one detector metric on the labelled corpus."""
+
+    metric: str
+    precision: float | None
+    recall: float | None
+    support: int | None
+
+
+def _metric(entry: object, metric: str) -> DetectorInfo | None:
+    if not isinstance(entry, Mapping):
+        return None
+
+    def number(*keys: str) -> float | None:
+        for key in keys:
+            value = entry.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+        return None
+
+    precision, recall = number("precision", "p"), number("recall", "r")
+    if precision is None and recall is None:
+        return None
+    support = number("support", "n", "positives", "count")
+    tp, fn = number("tp"), number("fn")
+    if support is None and tp is not None and fn is not None:
+        support = tp + fn  # labelled positives
+    return DetectorInfo(metric, precision, recall, None if support is None else int(support))
+
+
+_METRIC_ALIASES: Final = {
+    "accessed": ("accessed", "history_accessed", "access", "history_access"),
+    "contextview_shaped": ("contextview_shaped", "contextview", "contextview_shape"),
+}
+
+
+def load_detector_quality(path: str | Path) -> dict[str, DetectorInfo] | None:
+    """Detector precision/recall by metric from ``path``; ``None`` when not measured.
+
+    Reads ``recurscope detector-eval --json`` output: ``scores.ours.overall``
+    maps ``accessed``, ``contextview_shaped`` and ``op:<name>`` to counts
+    with ``precision``, ``recall``, ``tp``/``fn``. Simpler layouts work too:
+    metrics at the top level or under ``"metrics"``, per-op metrics under
+    ``"ops"``. Unreadable files count as not measured: a report never fails
+    for want of them.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, Mapping):
+        return None
+    scores = data.get("scores")
+    if isinstance(scores, Mapping):
+        ours = scores.get("ours", {})
+        scope: Any = ours.get("overall", {}) if isinstance(ours, Mapping) else {}
+    else:
+        scope = data.get("metrics", data)
+    if not isinstance(scope, Mapping):
+        return None
+    found: dict[str, DetectorInfo] = {}
+    for metric, aliases in _METRIC_ALIASES.items():
+        for alias in aliases:
+            info = _metric(scope.get(alias), metric)
+            if info is not None:
+                found[metric] = info
+                break
+    ops = scope.get("ops")
+    if isinstance(ops, Mapping):
+        for op, entry in ops.items():
+            info = _metric(entry, f"ops.{op}")
+            if info is not None:
+                found[f"ops.{op}"] = info
+    for key, entry in scope.items():
+        for prefix in ("op:", "ops."):
+            if isinstance(key, str) and key.startswith(prefix):
+                op = key.removeprefix(prefix)
+                info = _metric(entry, f"ops.{op}")
+                if info is not None:
+                    found.setdefault(f"ops.{op}", info)
+    return found or None
+
+
+# ---------------------------------------------------------------------------
+# The report
+
+
+@dataclass(frozen=True, slots=True)
+class CriterionRow:
+    """One criterion's estimate and interval, as shown in the report.
+
+    ``kind`` is ``primary`` (has a threshold and takes part in the verdict)
+    or ``descriptive``. ``side`` is ``above``/``below``/``straddles``/
+    ``no_data`` for primary rows, '' otherwise. ``detector`` is the
+    precision/recall of the detection the estimate depends on, ``None`` when
+    it depends on none or quality was not measured (``detector_note`` says which).
+    """
+
+    name: str
+    primitive: str
+    kind: str
+    definition: str
+    estimate: float | None
+    lower: float | None
+    upper: float | None
+    confidence: float
+    numerator: float
+    denominator: float
+    sessions: int
+    sessions_total: int
+    resamples: int
+    threshold: float | None
+    side: str
+    further_sessions: int | None
+    detector: DetectorInfo | None
+    detector_note: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRow:
+    """The verdict on one primitive; ``caveats`` mark it (exploratory view, sampling...)."""
+
+    primitive: str
+    label: str
+    outcome: str
+    reason: str
+    further_sessions: int | None
+    criteria: tuple[str, ...]
+    caveats: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterRow:
+    """A code shape (fingerprint) and how widely it recurs, with an example when captured."""
+
+    fingerprint: str
+    calls: int
+    sessions: int
+    other_sessions: int
+    is_boilerplate: bool
+    contextview_shaped_calls: int
+    first_seen: str | None
+    last_seen: str | None
+    example_trace_id: str | None
+    example_span_id: str | None
+    example_language: str | None
+    example_code: str | None
+    example_ops: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeInfo:
+    """What the report covers; ``exploratory`` unless it is the pre-registered window."""
+
+    exploratory: bool
+    description: str
+    since: str | None
+    until: str | None
+    service: str | None
+    role: str | None
+    window_start: str | None
+    window_end: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PreregistrationInfo:
+    """The pre-registration used, its hash, and whether it was fixed before the data."""
+
+    path: str
+    sha256: str
+    registered_at: str | None
+    modified_at: str
+    window_first_span_at: str | None
+    registered_after_start: bool
+    modified_after_start: bool
+    alpha: float
+    correction: str
+    comparisons: int
+    adjusted_confidence: float
+    descriptive_confidence: float
+    resamples: int
+    seed: int
+    min_other_sessions: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class WindowInfo:
+    """The evidence window's gates and what the evidence covers."""
+
+    sessions: int
+    days: int
+    runs: int
+    seeds: int
+    spans: int
+    first_span_at: str | None
+    last_span_at: str | None
+    min_sessions: int
+    min_days: int
+    min_runs: int
+    min_seeds: int
+    met: bool
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingInfo:
+    """Whether spans were lost before the evidence, and how that marks the verdict."""
+
+    sampled: bool
+    marked_spans: int
+    min_probability: float | None
+    dropped_spans: int
+    quarantined_spans: int
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Everything the Markdown and JSON renderings show; JSON-able values only."""
+
+    schema: str
+    generated_at: str
+    database: str | None
+    scope: ScopeInfo
+    preregistration: PreregistrationInfo
+    window: WindowInfo
+    verdicts: tuple[VerdictRow, ...]
+    primary: tuple[CriterionRow, ...]
+    descriptive: tuple[CriterionRow, ...]
+    clusters: tuple[ClusterRow, ...]
+    sampling: SamplingInfo
+    detector_quality_source: str | None
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain data (stable keys, in declaration order)."""
+        return _to_plain(self)  # type: ignore[no-any-return]
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The report as JSON; :meth:`from_json` reads it back to an equal report."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """Rebuild a report from :meth:`to_dict` output."""
+        return typing.cast(Report, _from_plain(cls, data))
+
+    @classmethod
+    def from_json(cls, text: str) -> Report:
+        """Rebuild a report from :meth:`to_json` output."""
+        return cls.from_dict(json.loads(text))
+
+    def to_markdown(self) -> str:
+        """The report as Markdown, pasteable into a design record."""
+        return _render_markdown(self)
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_to_plain(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _from_plain(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _from_plain(options[0], value)
+    if origin is tuple:
+        (item_hint, *_rest) = typing.get_args(hint)
+        return tuple(_from_plain(item_hint, item) for item in value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = typing.get_type_hints(hint)
+        return hint(
+            **{
+                f.name: _from_plain(hints[f.name], value.get(f.name))
+                for f in dataclasses.fields(hint)
+            }
+        )
+    if hint is float and isinstance(value, int):
+        return float(value)
+    return value
+
+
+def _iso(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def parse_when(text: str, *, end: bool = False) -> datetime:
+    """A ``--since``/``--until`` value: a date (``2026-03-01``) or a datetime, as naive UTC.
+
+    With ``end=True`` a bare date means the end of that day (exclusive bound
+    at the next midnight), so ``--until 2026-03-07`` includes March 7.
+    """
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise PipelineError(
+            f"{text!r} is not a date or datetime: use 2026-03-01 or 2026-03-01T09:30:00Z."
+        ) from None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    is_bare_date = len(text.strip()) == 10
+    if end and is_bare_date:
+        parsed = datetime.combine(parsed.date(), time()) + timedelta(days=1)
+    return parsed
+
+
+def _later(a: datetime | None, b: datetime | None) -> datetime | None:
+    return a if b is None else b if a is None else max(a, b)
+
+
+def _earlier(a: datetime | None, b: datetime | None) -> datetime | None:
+    return a if b is None else b if a is None else min(a, b)
+
+
+def _ingest_losses(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """(spans the exporters reported dropped, spans quarantined) from the store's ingest log."""
+    cur = con.cursor()
+    try:
+        columns = [
+            str(row[0])
+            for row in cur.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
+                "AND schema_name = current_schema() AND table_name = 'ingest_log'"
+            ).fetchall()
+        ]
+        if not columns:
+            return 0, 0
+        drop_columns = [c for c in columns if "drop" in c.lower()]
+        dropped = 0
+        if drop_columns:
+            total = " + ".join(f'coalesce(sum("{c}"), 0)' for c in drop_columns)
+            rows = cur.execute(f"SELECT {total} FROM ingest_log").fetchall()
+            dropped = int(rows[0][0]) if rows and rows[0][0] is not None else 0
+        quarantined = 0
+        if "RowsQuarantined" in columns:
+            rows = cur.execute(
+                "SELECT coalesce(sum(RowsQuarantined), 0) FROM ingest_log"
+            ).fetchall()
+            quarantined = int(rows[0][0]) if rows and rows[0][0] is not None else 0
+        return dropped, quarantined
+    except duckdb.Error:
+        return 0, 0
+    finally:
+        cur.close()
+
+
+def _row(
+    name: str,
+    kind: str,
+    interval: Interval,
+    prereg: Preregistration,
+    detector: Mapping[str, DetectorInfo] | None,
+    *,
+    threshold: float | None = None,
+    side: str = "",
+    further: int | None = None,
+) -> CriterionRow:
+    primitive, definition, metric = _criterion_meta(name)
+    spec = next((c for c in prereg.criteria if c.name == name), None)
+    if spec is not None and spec.definition:
+        definition = spec.definition
+    info = detector.get(metric) if (detector is not None and metric is not None) else None
+    if metric is None:
+        note = "does not depend on detection"
+    elif detector is None:
+        note = "detector quality not measured"
+    elif info is None:
+        note = f"detector quality not measured for {metric}"
+    else:
+        note = ""
+    return CriterionRow(
+        name=name,
+        primitive=primitive,
+        kind=kind,
+        definition=definition,
+        estimate=interval.estimate,
+        lower=interval.lower,
+        upper=interval.upper,
+        confidence=interval.confidence,
+        numerator=interval.numerator,
+        denominator=interval.denominator,
+        sessions=interval.sessions,
+        sessions_total=interval.sessions_total,
+        resamples=interval.resamples,
+        threshold=threshold,
+        side=side,
+        further_sessions=further,
+        detector=info,
+        detector_note=note,
+    )
+
+
+def build_report(
+    con: duckdb.DuckDBPyConnection,
+    preregistration_path: str | Path,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    service: str | None = None,
+    role: str | None = None,
+    detector_quality_path: str | Path | None = DEFAULT_DETECTOR_QUALITY,
+    top_clusters: int = 10,
+    database: str | None = None,
+) -> Report:
+    """The verdict report for the pre-registered window, or an exploratory view of it.
+
+    Any of ``since``/``until``/``service``/``role`` makes the view
+    *exploratory*: verdicts are still computed, but labelled as such; only
+    the pre-registered window gives the headline. Works on a read-only
+    connection (everything computed lives in a private cursor).
+    """
+    prereg = load_preregistration(preregistration_path)
+    exploratory = any(v is not None for v in (since, until, service, role))
+    window_start, window_end = prereg.window.start, prereg.window.end
+    evidence_filter = EvidenceFilter(
+        since=_later(window_start, since),
+        until=_earlier(window_end, until),
+        service=service,
+        role=role,
+        exploratory=exploratory,
+    )
+    detector = (
+        load_detector_quality(detector_quality_path) if detector_quality_path is not None else None
+    )
+    primary_names = [c.name for c in prereg.criteria]
+    notes: list[str] = []
+
+    with EvidenceView(con, evidence_filter, min_other_sessions=prereg.min_other_sessions) as view:
+        if view.stale_reason:
+            notes.append(
+                f"Evidence computed from raw spans for this report: {view.stale_reason} "
+                "(run a refresh to store it)."
+            )
+        coverage = view.records("SELECT * FROM coverage")[0]
+        matrix = view.session_matrix()
+        clusters = view.records(
+            "SELECT * FROM code_clusters ORDER BY is_boilerplate DESC, sessions DESC, "
+            "calls DESC, fingerprint LIMIT ?",
+            [top_clusters],
+        )
+    known = set(matrix.criteria)
+    missing = [name for name in primary_names if name not in known and matrix.sessions]
+    if missing:
+        raise PipelineError(
+            f"The pre-registration names {', '.join(missing)}, which the evidence does not "
+            "compute; see docs/verdict.md for the criteria."
+        )
+    confidence = {
+        name: prereg.adjusted_confidence if name in primary_names else prereg.descriptive_confidence
+        for name in matrix.criteria
+    }
+    intervals = session_intervals(
+        matrix.numerators,
+        matrix.denominators,
+        matrix.criteria,
+        confidence,
+        resamples=prereg.resamples,
+        seed=prereg.seed,
+    )
+    for name in primary_names:
+        intervals.setdefault(
+            name,
+            Interval(None, None, None, prereg.adjusted_confidence, 0.0, 0.0, 0, 0, 0),
+        )
+    window = check_window(prereg, coverage)
+    verdicts = decide(prereg, intervals, window)
+
+    # The pre-registration must predate the *pre-registered* window's first
+    # span, whatever narrower view this report shows.
+    window_first = (
+        first_span_at(con, window_start, window_end) if exploratory else coverage["first_span_at"]
+    )
+    integrity = check_integrity(prereg, window_first)
+
+    dropped, quarantined = _ingest_losses(con)
+    marked = int(coverage.get("sampling_marked_spans") or 0)
+    min_probability = coverage.get("min_sampling_probability")
+    sampled = marked > 0 and (min_probability is None or float(min_probability) < 1)
+    sampling_notes: list[str] = []
+    if sampled:
+        probability = (
+            f" (lowest sampling probability {float(min_probability):g})"
+            if min_probability is not None
+            else ""
+        )
+        sampling_notes.append(
+            f"{marked:,} spans carry head-sampling markers{probability}: whole traces were "
+            "dropped, so sessions may be incomplete and delegation chains broken."
+        )
+    if dropped:
+        sampling_notes.append(f"The ingest log reports {dropped:,} spans dropped by exporters.")
+    if quarantined:
+        sampling_notes.append(
+            f"{quarantined:,} records were quarantined at ingest and are not in the evidence."
+        )
+
+    caveats: list[str] = []
+    if exploratory:
+        caveats.append("exploratory view, not the pre-registered headline")
+    if sampled or dropped:
+        caveats.append("spans were sampled or dropped before the evidence")
+    if integrity.flagged:
+        caveats.append("pre-registration changed after the window began")
+
+    decision_by_name = {d.name: d for v in verdicts for d in v.criteria}
+    primary_rows = tuple(
+        _row(
+            name,
+            "primary",
+            decision_by_name[name].interval,
+            prereg,
+            detector,
+            threshold=decision_by_name[name].threshold,
+            side=decision_by_name[name].side,
+            further=decision_by_name[name].further_sessions,
+        )
+        for name in primary_names
+    )
+    descriptive_names = [n for n in CRITERIA if n not in primary_names and n in intervals]
+    descriptive_names += sorted(
+        n for n in intervals if n.startswith("op_mix.") and intervals[n].numerator > 0
+    )
+    descriptive_rows = tuple(
+        _row(name, "descriptive", intervals[name], prereg, detector) for name in descriptive_names
+    )
+    return Report(
+        schema=REPORT_SCHEMA,
+        generated_at=datetime.now(UTC).replace(microsecond=0).isoformat(),
+        database=database,
+        scope=ScopeInfo(
+            exploratory=exploratory,
+            description=evidence_filter.describe() or "all data in the pre-registered window",
+            since=_iso(since),
+            until=_iso(until),
+            service=service,
+            role=role,
+            window_start=_iso(window_start),
+            window_end=_iso(window_end),
+        ),
+        preregistration=PreregistrationInfo(
+            path=prereg.path,
+            sha256=prereg.sha256,
+            registered_at=_iso(prereg.registered_at),
+            modified_at=_iso(prereg.modified_at) or "",
+            window_first_span_at=_iso(window_first),
+            registered_after_start=integrity.registered_after_start,
+            modified_after_start=integrity.modified_after_start,
+            alpha=prereg.alpha,
+            correction=prereg.correction,
+            comparisons=prereg.comparisons,
+            adjusted_confidence=prereg.adjusted_confidence,
+            descriptive_confidence=prereg.descriptive_confidence,
+            resamples=prereg.resamples,
+            seed=prereg.seed,
+            min_other_sessions=prereg.min_other_sessions,
+            rule=prereg.rule,
+        ),
+        window=WindowInfo(
+            sessions=window.sessions,
+            days=window.days,
+            runs=window.runs,
+            seeds=window.seeds,
+            spans=int(coverage.get("spans") or 0),
+            first_span_at=_iso(window.first_span_at),
+            last_span_at=_iso(window.last_span_at),
+            min_sessions=prereg.window.min_sessions,
+            min_days=prereg.window.min_days,
+            min_runs=prereg.window.min_runs,
+            min_seeds=prereg.window.min_seeds,
+            met=window.met,
+            missing=window.missing,
+        ),
+        verdicts=tuple(_verdict_row(v, caveats) for v in verdicts),
+        primary=primary_rows,
+        descriptive=descriptive_rows,
+        clusters=tuple(_cluster_row(c) for c in clusters),
+        sampling=SamplingInfo(
+            sampled=sampled,
+            marked_spans=marked,
+            min_probability=None if min_probability is None else float(min_probability),
+            dropped_spans=dropped,
+            quarantined_spans=quarantined,
+            notes=tuple(sampling_notes),
+        ),
+        detector_quality_source=(
+            str(detector_quality_path) if detector is not None and detector_quality_path else None
+        ),
+        notes=tuple(notes),
+    )
+
+
+def _verdict_row(verdict: Verdict, caveats: Sequence[str]) -> VerdictRow:
+    return VerdictRow(
+        primitive=verdict.primitive,
+        label=PRIMITIVE_LABELS.get(verdict.primitive, verdict.primitive),
+        outcome=verdict.outcome,
+        reason=verdict.reason,
+        further_sessions=verdict.further_sessions,
+        criteria=tuple(d.name for d in verdict.criteria),
+        caveats=tuple(caveats),
+    )
+
+
+def _cluster_row(row: Mapping[str, Any]) -> ClusterRow:
+    return ClusterRow(
+        fingerprint=str(row["fingerprint"]),
+        calls=int(row["calls"]),
+        sessions=int(row["sessions"]),
+        other_sessions=int(row["other_sessions"]),
+        is_boilerplate=bool(row["is_boilerplate"]),
+        contextview_shaped_calls=int(row["contextview_shaped_calls"] or 0),
+        first_seen=_iso(row["first_seen"]),
+        last_seen=_iso(row["last_seen"]),
+        example_trace_id=row["example_trace_id"],
+        example_span_id=row["example_span_id"],
+        example_language=row["example_language"],
+        example_code=row["example_code"],
+        example_ops=tuple(row["example_ops"] or ()),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Markdown
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
+
+
+def _num(value: float | None, measure_share: bool) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.1%}" if measure_share else f"{value:.2f}"
+
+
+def _interval_text(row: CriterionRow) -> str:
+    share = row.name != "boundary_shifts_per_session"
+    if row.lower is None or row.upper is None:
+        return "–"
+    return f"[{_num(row.lower, share)}, {_num(row.upper, share)}]"
+
+
+def _detector_text(row: CriterionRow) -> str:
+    if row.detector is None:
+        return "–" if row.detector_note == "does not depend on detection" else row.detector_note
+    p = "–" if row.detector.precision is None else f"{row.detector.precision:.2f}"
+    r = "–" if row.detector.recall is None else f"{row.detector.recall:.2f}"
+    return f"P {p} / R {r}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _render_markdown(report: Report) -> str:
+    pre = report.preregistration
+    lines: list[str] = []
+    title = "recurscope verdict"
+    if report.scope.exploratory:
+        title += " (exploratory view)"
+    lines += [f"# {title}", ""]
+    scope = report.scope.description
+    lines.append(
+        f"Generated {report.generated_at} from {report.database or 'the evidence database'}; "
+        f"scope: {scope}. Pre-registration `{pre.path}`, SHA-256 `{pre.sha256}`."
+    )
+    if report.scope.exploratory:
+        lines += [
+            "",
+            "> **Exploratory:** this view is filtered beyond the pre-registered window; "
+            "only the pre-registered window gives the headline verdict.",
+        ]
+    lines += ["", "## Verdict", "", "| primitive | verdict | why |", "| --- | --- | --- |"]
+    for verdict in report.verdicts:
+        outcome = f"**{OUTCOME_LABELS.get(verdict.outcome, verdict.outcome)}**"
+        if verdict.caveats:
+            outcome += " ⚠ " + "; ".join(verdict.caveats)
+        lines.append(f"| {verdict.label} | {_cell(outcome)} | {_cell(verdict.reason)} |")
+
+    lines += [
+        "",
+        f"## Primary criteria ({pre.adjusted_confidence:.2%} intervals: Bonferroni, "
+        f"alpha {pre.alpha:g} over m = {pre.comparisons})",
+        "",
+        "| criterion | primitive | estimate | interval | threshold | position | sessions "
+        "| numerator / denominator | detector P/R |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    positions = {
+        "above": "above threshold",
+        "below": "below threshold",
+        "straddles": "straddles",
+        "no_data": "no data",
+    }
+    for row in report.primary:
+        position = positions.get(row.side, row.side)
+        if row.side == "straddles" and row.further_sessions:
+            position += f" (~{row.further_sessions:,} more sessions)"
+        lines.append(
+            f"| `{row.name}` | {PRIMITIVE_LABELS.get(row.primitive, row.primitive)} "
+            f"| {_pct(row.estimate)} | {_interval_text(row)} | {_pct(row.threshold)} "
+            f"| {position} | {row.sessions:,} of {row.sessions_total:,} "
+            f"| {row.numerator:,.0f} / {row.denominator:,.0f} | {_cell(_detector_text(row))} |"
+        )
+    lines += [""]
+    for row in report.primary:
+        lines.append(f"- `{row.name}`: {row.definition}")
+
+    lines += [
+        "",
+        f"## Descriptive measures ({pre.descriptive_confidence:.0%} intervals, no decision)",
+        "",
+        "| measure | estimate | interval | sessions | numerator / denominator | detector P/R |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in report.descriptive:
+        share = row.name != "boundary_shifts_per_session"
+        lines.append(
+            f"| `{row.name}` | {_num(row.estimate, share)} | {_interval_text(row)} "
+            f"| {row.sessions:,} of {row.sessions_total:,} "
+            f"| {row.numerator:,.0f} / {row.denominator:,.0f} | {_cell(_detector_text(row))} |"
+        )
+
+    window = report.window
+    lines += ["", "## Evidence window", ""]
+    seeds = f"{window.seeds} (min {window.min_seeds})" if window.seeds else "not recorded"
+    lines += [
+        f"- sessions: {window.sessions:,} (min {window.min_sessions:,})",
+        f"- distinct days: {window.days} (min {window.min_days})",
+        f"- runs (`service.instance.id`): {window.runs} (min {window.min_runs})",
+        f"- seeds (`recurscope.seed`): {seeds}",
+        f"- spans: {window.spans:,}, first {window.first_span_at or '–'}, "
+        f"last {window.last_span_at or '–'}",
+        "- gates: " + ("met" if window.met else "**not met** — needs " + "; ".join(window.missing)),
+    ]
+
+    lines += ["", "## Code shapes (top clusters)", ""]
+    if not report.clusters:
+        lines.append("No history-reading code was fingerprinted in this scope.")
+    else:
+        lines += [
+            f"Boilerplate = recurs in >= {pre.min_other_sessions} other sessions.",
+            "",
+            "| fingerprint | sessions | calls | boilerplate | ContextView-shaped calls | ops |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for cluster in report.clusters:
+            lines.append(
+                f"| `{cluster.fingerprint}` | {cluster.sessions:,} | {cluster.calls:,} "
+                f"| {'yes' if cluster.is_boilerplate else 'no'} "
+                f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} |"
+            )
+        # At most five examples, each code text once: clusters often share it.
+        examples: list[ClusterRow] = []
+        for cluster in report.clusters:
+            texts = {e.example_code for e in examples}
+            if cluster.example_code and cluster.example_code not in texts and len(examples) < 5:
+                examples.append(cluster)
+        if examples:
+            lines += ["", "Examples (content capture was on for these calls):"]
+            for cluster in examples:
+                fence = "```"
+                lines += [
+                    "",
+                    f"`{cluster.fingerprint}` (span `{cluster.example_span_id}`):",
+                    "",
+                    f"{fence}{cluster.example_language or ''}",
+                    (cluster.example_code or "").replace(fence, "` ` `"),
+                    fence,
+                ]
+        else:
+            lines += ["", "No example code: content capture was off for these calls."]
+
+    lines += ["", "## Method", ""]
+    integrity = "fixed before the window's first span"
+    flags = []
+    if pre.registered_after_start:
+        flags.append(f"registered_at {pre.registered_at} is after the window's first span")
+    if pre.modified_after_start:
+        flags.append(f"the file was modified ({pre.modified_at}) after the window's first span")
+    if flags:
+        integrity = "**flagged**: " + "; ".join(flags)
+    lines += [
+        "- Unit of analysis: the session (`gen_ai.conversation.id`). Every estimate is a ratio "
+        "of per-session sums (sum of numerators / sum of denominators), never a mean of "
+        "per-session ratios and never an interval over calls.",
+        f"- Intervals: session-level bootstrap, {pre.resamples:,} resamples of sessions with "
+        f"replacement, seed {pre.seed}, percentile intervals.",
+        f"- Multiple comparisons: Bonferroni over all {pre.comparisons} primary criteria of "
+        f"both primitives (alpha {pre.alpha:g}, each interval at {pre.adjusted_confidence:.2%}).",
+        f"- Decision rule: {pre.rule}",
+        f"- Pre-registration: `{pre.path}`, SHA-256 `{pre.sha256}`, registered "
+        f"{pre.registered_at or 'unknown'}, window first span "
+        f"{pre.window_first_span_at or '–'}: {integrity}.",
+        "- Further sessions for an undecided criterion assume the estimate holds and the "
+        "interval narrows like 1/sqrt(n) (docs/verdict.md).",
+    ]
+    if report.sampling.notes:
+        lines += [f"- Sampling: {note}" for note in report.sampling.notes]
+    else:
+        lines.append("- Sampling: no head-sampling markers or reported drops.")
+    lines.append(
+        f"- Detector quality: from `{report.detector_quality_source}`."
+        if report.detector_quality_source
+        else "- Detector quality: not measured (run `recurscope detector-eval --json > "
+        "data/detector-quality.json`)."
+    )
+    lines += [f"- Note: {note}" for note in report.notes]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# CLI
+
+
+def db_path(explicit: str | None) -> str:
+    """``--db``, else ``$RECURSCOPE_DB``, else ``data/recurscope.duckdb`` (as the store resolves)."""
+    from .store import resolve_db_path
+
+    return str(resolve_db_path(explicit))
+
+
+def open_read_only(path: str) -> tuple[Any, duckdb.DuckDBPyConnection]:
+    """Open the store file read-only; returns (closer, connection).
+
+    Uses the store's opener so a file held by a writer gives the store's
+    explanatory error, never a raw DuckDB lock error.
+    """
+    from .store import Store
+
+    store = Store.open(path, read_only=True)
+    return store, store.connection
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--db``, ``--prereg``, ``--format``, ``--out`` and the filters, shared with compare."""
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="DuckDB file (default: $RECURSCOPE_DB or data/recurscope.duckdb); opened read-only",
+    )
+    parser.add_argument(
+        "--prereg",
+        default=None,
+        help="pre-registration TOML (default: data/preregistration.toml)",
+    )
+    parser.add_argument("--format", choices=("md", "json"), default="md", help="output format")
+    parser.add_argument("--out", default=None, help="write here instead of standard output")
+    parser.add_argument("--since", default=None, help="exploratory: spans from this date/time")
+    parser.add_argument(
+        "--until",
+        default=None,
+        help="exploratory: spans up to this date (inclusive) or before this date/time",
+    )
+    parser.add_argument("--service", default=None, help="exploratory: one service name")
+    parser.add_argument("--role", default=None, help="exploratory: calls handled by one role")
+
+
+def write_output(text: str, out: str | None) -> None:
+    """Write ``text`` to ``out`` (a path) or standard output."""
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    db = db_path(args.db)
+    prereg = args.prereg or str(default_preregistration_path())
+    try:
+        since = parse_when(args.since) if args.since else None
+        until = parse_when(args.until, end=True) if args.until else None
+        store, con = open_read_only(db)
+        try:
+            report = build_report(
+                con,
+                prereg,
+                since=since,
+                until=until,
+                service=args.service,
+                role=args.role,
+                detector_quality_path=args.detector_quality,
+                database=db,
+            )
+        finally:
+            store.close()
+    except PipelineError as error:
+        print(f"recurscope report: {error}", file=sys.stderr)
+        return 2
+    write_output(
+        report.to_json() + "\n" if args.format == "json" else report.to_markdown(), args.out
+    )
+    return 0
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope report``."""
+    parser = subparsers.add_parser(
+        "report",
+        help="the verdict on ContextView and recurse(...), with intervals",
+        description=(
+            "Compute the pre-registered verdicts (ContextView, recurse) with session-bootstrap "
+            "intervals and render them as Markdown or JSON. Filters make the view exploratory."
+        ),
+        epilog=(
+            "example: recurscope report --db data/recurscope.duckdb --format md --out verdict.md"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common_arguments(parser)
+    parser.add_argument(
+        "--detector-quality",
+        default=str(DEFAULT_DETECTOR_QUALITY),
+        help="detector precision/recall JSON (default: data/detector-quality.json)",
+    )
+    parser.set_defaults(func=_run_report)

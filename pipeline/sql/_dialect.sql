@@ -1,0 +1,76 @@
+-- Engine-specific helpers: the only DuckDB-specific SQL the evidence models use.
+--
+-- The models read raw span attributes through these macros, so running the
+-- same SQL on another engine that keeps the exporter's table (ClickHouse:
+-- `SpanAttributes['k']`, `JSONExtract(...)`, `toUnixTimestamp64Nano(...)`)
+-- means rewriting this file, not the models. Beyond these, the models use
+-- plain CTEs, joins, window functions, one recursive CTE (`delegations`) and
+-- `unnest` over a list column (`history_access`).
+--
+-- TEMP macros: they live in the connection, not in the database file, so a
+-- read-only reader can define them and no other tool sees recurscope objects
+-- it cannot run.
+
+-- Attribute text; an empty string counts as absent (the exporter writes '' for
+-- an empty value and ids like parent_call_id are '' on roots).
+CREATE OR REPLACE TEMP MACRO attr_str(attrs, attr_key) AS nullif(attrs[attr_key], '');
+
+-- Attribute as an integer; NULL when absent or not a number (never an error:
+-- one bad span must not fail the whole refresh).
+CREATE OR REPLACE TEMP MACRO attr_int(attrs, attr_key) AS TRY_CAST(attrs[attr_key] AS BIGINT);
+
+CREATE OR REPLACE TEMP MACRO attr_float(attrs, attr_key) AS TRY_CAST(attrs[attr_key] AS DOUBLE);
+
+-- The exporter writes bools as `true`/`false`; anything else is unknown (NULL).
+CREATE OR REPLACE TEMP MACRO attr_bool(attrs, attr_key) AS
+    CASE lower(attrs[attr_key]) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END;
+
+-- A string-array attribute (JSON text like ["filter","map"]) as a list of text.
+-- A bare string (some SDKs flatten one-element arrays) becomes a one-element
+-- list; malformed JSON becomes NULL rather than an error.
+CREATE OR REPLACE TEMP MACRO attr_list(attrs, attr_key) AS
+    CASE
+        WHEN nullif(attrs[attr_key], '') IS NULL THEN NULL
+        WHEN left(ltrim(attrs[attr_key]), 1) = '[' THEN
+            CASE WHEN json_valid(attrs[attr_key])
+                 THEN TRY_CAST(from_json(attrs[attr_key], '["VARCHAR"]') AS VARCHAR[]) END
+        ELSE [attrs[attr_key]]
+    END;
+
+-- Nanoseconds since the epoch of a TIMESTAMP_NS (span end = this + Duration).
+CREATE OR REPLACE TEMP MACRO ts_epoch_ns(ts) AS epoch_ns(ts);
+
+-- A span id's contribution to a per-session checksum. Sums of these tell a
+-- refresh whether a session's spans changed, not just how many there are
+-- (a deleted span and a late one would leave the count alone). Reduced
+-- modulo a prime below 2^32 so sums stay exact in a BIGINT.
+CREATE OR REPLACE TEMP MACRO span_checksum(span_id) AS
+    CAST(hash(span_id) % 4294967291 AS BIGINT);
+
+-- Whether two lists share an element (ContextView-shaped ops).
+CREATE OR REPLACE TEMP MACRO lists_overlap(items, candidates) AS list_has_any(items, candidates);
+
+-- Head sampling a span went through, from the markers SDKs and collectors
+-- leave: the resource's `sampling.probability` / `otel.sampling.probability`
+-- or the span's `recurscope.sampling` (a probability, or any non-numeric
+-- marker such as 'head'), and OTel consistent probability sampling's `th:`
+-- threshold in the W3C tracestate (`ot=th:...`).
+CREATE OR REPLACE TEMP MACRO sampling_probability(resource_attrs, span_attrs) AS
+    least(
+        TRY_CAST(resource_attrs['sampling.probability'] AS DOUBLE),
+        TRY_CAST(resource_attrs['otel.sampling.probability'] AS DOUBLE),
+        TRY_CAST(span_attrs['sampling.probability'] AS DOUBLE),
+        TRY_CAST(span_attrs['recurscope.sampling'] AS DOUBLE),
+        TRY_CAST(span_attrs['recurscope.sampling.probability'] AS DOUBLE)
+    );
+
+CREATE OR REPLACE TEMP MACRO sampling_marked(resource_attrs, span_attrs, trace_state) AS
+    coalesce(
+        resource_attrs['sampling.probability'] IS NOT NULL
+        OR resource_attrs['otel.sampling.probability'] IS NOT NULL
+        OR span_attrs['sampling.probability'] IS NOT NULL
+        OR span_attrs['recurscope.sampling'] IS NOT NULL
+        OR span_attrs['recurscope.sampling.probability'] IS NOT NULL
+        OR trace_state LIKE '%th:%',
+        FALSE
+    );

@@ -1,0 +1,459 @@
+"""The verdict report (Markdown and JSON), comparisons, and their CLI commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from recurscope.pipeline import compare as compare_module
+from recurscope.pipeline import evidence, report
+from recurscope.pipeline.errors import PipelineError
+
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
+START = datetime(2026, 12, 1, 9, 0)  # after the shipped file's registered_at
+
+
+@pytest.fixture(scope="module")
+def prereg_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped pre-registration, last modified before the synthetic data begins."""
+    path = tmp_path_factory.mktemp("prereg") / "preregistration.toml"
+    path.write_text(SHIPPED.read_text())
+    before = datetime(2026, 11, 30).timestamp()
+    os.utime(path, (before, before))
+    return path
+
+
+@pytest.fixture(scope="module")
+def spans_db() -> Iterator[duckdb.DuckDBPyConnection]:
+    """300 sessions over four days and 30 runs, refreshed: the window is met."""
+    con = duckdb.connect()
+    evidence.create_otel_traces_table(con)
+    evidence.insert_synthetic_spans(
+        con, sessions=300, seed=21, start=START, spacing_seconds=1200, sessions_per_run=10
+    )
+    evidence.refresh(con)
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def headline(spans_db: duckdb.DuckDBPyConnection, prereg_path: Path) -> report.Report:
+    return report.build_report(spans_db, prereg_path, detector_quality_path=None)
+
+
+class TestBuildReport:
+    def test_markdown_shows_both_verdicts_and_the_preregistration_hash(
+        self, headline: report.Report
+    ) -> None:
+        """The pasteable report names each primitive's verdict and embeds the file's SHA-256."""
+        text = headline.to_markdown()
+        assert "| ContextView | **" in text and "| recurse(...) | **" in text
+        assert headline.preregistration.sha256 in text
+        assert "98.75% intervals" in text
+        assert "## Method" in text and "session-level bootstrap" in text
+
+    def test_the_window_is_met_and_not_flagged(self, headline: report.Report) -> None:
+        """Enough sessions, days and runs, and a pre-registration fixed before the data."""
+        assert headline.window.met and headline.window.sessions == 300
+        assert not headline.preregistration.registered_after_start
+        assert not headline.preregistration.modified_after_start
+        assert not headline.scope.exploratory
+        assert all(not v.caveats for v in headline.verdicts)
+
+    def test_primary_rows_carry_thresholds_and_bonferroni_intervals(
+        self, headline: report.Report
+    ) -> None:
+        """Each primary criterion has its threshold, a 98.75% interval and a position."""
+        assert [r.name for r in headline.primary] == [
+            "contextview_shaped_share",
+            "boilerplate_share",
+            "same_role_share",
+            "goal_overflow_share",
+        ]
+        for row in headline.primary:
+            assert row.threshold is not None and row.confidence == pytest.approx(0.9875)
+            assert row.lower is not None and row.upper is not None
+            assert row.lower <= (row.estimate or 0) <= row.upper
+            assert row.side in ("above", "below", "straddles")
+
+    def test_verdicts_follow_the_rows(self, headline: report.Report) -> None:
+        """A primitive is justified exactly when all its primary rows are above threshold."""
+        for verdict in headline.verdicts:
+            sides = {r.side for r in headline.primary if r.primitive == verdict.primitive}
+            assert (verdict.outcome == "justified") == (sides == {"above"})
+
+    def test_json_round_trips(self, headline: report.Report) -> None:
+        """Report.from_json(report.to_json()) is the same report."""
+        assert report.Report.from_json(headline.to_json()) == headline
+
+    def test_json_keys_are_stable(self, headline: report.Report) -> None:
+        """Machine readers can rely on these top-level and row keys."""
+        data = json.loads(headline.to_json())
+        assert list(data) == [
+            "schema",
+            "generated_at",
+            "database",
+            "scope",
+            "preregistration",
+            "window",
+            "verdicts",
+            "primary",
+            "descriptive",
+            "clusters",
+            "sampling",
+            "detector_quality_source",
+            "notes",
+        ]
+        assert data["schema"] == report.REPORT_SCHEMA
+        assert {"name", "estimate", "lower", "upper", "threshold", "sessions", "detector"} <= set(
+            data["primary"][0]
+        )
+
+    def test_descriptive_measures_include_trim_pressure_and_op_mix(
+        self, headline: report.Report
+    ) -> None:
+        """Reliance, trim pressure, shifts per session, re-emits and op mix, with intervals."""
+        names = [r.name for r in headline.descriptive]
+        assert names[:4] == [
+            "history_reliance",
+            "trim_pressure",
+            "boundary_shifts_per_session",
+            "same_task_reemit_share",
+        ]
+        assert "op_mix.slice" in names and "op_mix.sort" not in names  # unused ops left out
+        assert all(r.threshold is None and r.confidence == 0.95 for r in headline.descriptive)
+
+    def test_clusters_show_example_code_when_content_was_captured(
+        self, headline: report.Report
+    ) -> None:
+        """Top boilerplate shapes come with a code example from a captured call."""
+        assert headline.clusters and headline.clusters[0].is_boilerplate
+        assert any(c.example_code for c in headline.clusters)
+        assert "```python" in headline.to_markdown()
+
+    def test_detector_quality_is_shown_next_to_detection_dependent_estimates(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path, tmp_path: Path
+    ) -> None:
+        """P/R from the detector-eval JSON sits beside the estimates that depend on detection."""
+        quality = tmp_path / "detector-quality.json"
+        quality.write_text(
+            json.dumps(
+                {
+                    "metrics": {
+                        "accessed": {"precision": 0.97, "recall": 0.93, "support": 120},
+                        "contextview_shaped": {"precision": 0.91, "recall": 0.88},
+                        "ops": {"grep": {"precision": 0.9, "recall": 0.8}},
+                    }
+                }
+            )
+        )
+        result = report.build_report(spans_db, prereg_path, detector_quality_path=quality)
+        rows = {r.name: r for r in (*result.primary, *result.descriptive)}
+        assert rows["contextview_shaped_share"].detector == report.DetectorInfo(
+            "contextview_shaped", 0.91, 0.88, None
+        )
+        assert rows["boilerplate_share"].detector is not None
+        assert rows["same_role_share"].detector is None
+        assert rows["op_mix.grep"].detector is not None
+        assert "P 0.91 / R 0.88" in result.to_markdown()
+
+    def test_reads_the_detector_eval_json_layout(self, tmp_path: Path) -> None:
+        """`recurscope detector-eval --json` output: scores.ours.overall, op:<name> metrics."""
+        quality = tmp_path / "detector-quality.json"
+        counts = {"tp": 9, "fp": 1, "fn": 1, "precision": 0.9, "recall": 0.9, "f1": 0.9}
+        quality.write_text(
+            json.dumps(
+                {
+                    "scores": {
+                        "baseline": {"overall": {"accessed": {**counts, "precision": 0.5}}},
+                        "ours": {"overall": {"accessed": counts, "op:grep": counts}},
+                    }
+                }
+            )
+        )
+        found = report.load_detector_quality(quality)
+        assert found is not None
+        assert found["accessed"] == report.DetectorInfo("accessed", 0.9, 0.9, 10)
+        assert found["ops.grep"].recall == 0.9
+        assert report.load_detector_quality(tmp_path / "absent.json") is None
+
+    def test_missing_detector_quality_is_said_not_failed(self, headline: report.Report) -> None:
+        """Without the JSON the report says detector quality was not measured."""
+        row = headline.primary[0]
+        assert row.detector is None and row.detector_note == "detector quality not measured"
+        assert "detector quality not measured" in headline.to_markdown()
+
+    def test_reproducible(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path, headline: report.Report
+    ) -> None:
+        """The same data and pre-registration give the same intervals to the last digit."""
+        again = report.build_report(spans_db, prereg_path, detector_quality_path=None)
+        assert again.primary == headline.primary and again.descriptive == headline.descriptive
+
+
+class TestViewsAndFlags:
+    def test_a_filtered_view_is_labelled_exploratory(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """--role narrows the data, so the verdicts are marked as not the headline."""
+        result = report.build_report(
+            spans_db, prereg_path, role="planner", detector_quality_path=None
+        )
+        assert result.scope.exploratory and result.scope.role == "planner"
+        assert all("exploratory" in " ".join(v.caveats) for v in result.verdicts)
+        assert "(exploratory view)" in result.to_markdown()
+
+    def test_a_short_window_is_insufficient_and_says_what_is_missing(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """One day of data fails the days gate whatever the estimates are."""
+        result = report.build_report(
+            spans_db, prereg_path, until=datetime(2026, 12, 2), detector_quality_path=None
+        )
+        assert not result.window.met
+        assert all(v.outcome == "insufficient_evidence" for v in result.verdicts)
+        assert "more distinct days" in result.to_markdown()
+
+    def test_a_preregistration_registered_after_the_data_is_flagged(
+        self, prereg_path: Path, tmp_path: Path
+    ) -> None:
+        """Data that began before registered_at marks every verdict."""
+        con = duckdb.connect()
+        evidence.create_otel_traces_table(con)
+        evidence.insert_synthetic_spans(con, sessions=20, seed=1, start=datetime(2026, 3, 2))
+        evidence.refresh(con)
+        result = report.build_report(con, prereg_path, detector_quality_path=None)
+        assert result.preregistration.registered_after_start
+        assert "**flagged**" in result.to_markdown()
+        assert all("pre-registration" in " ".join(v.caveats) for v in result.verdicts)
+
+    def test_head_sampled_spans_mark_the_verdict(self, prereg_path: Path) -> None:
+        """A sampling probability on the resource is reported and marks the verdict."""
+        con = duckdb.connect()
+        evidence.create_otel_traces_table(con)
+        evidence.insert_span_specs(
+            con,
+            [
+                {
+                    "kind": "call",
+                    "span": "a",
+                    "accessed": True,
+                    "history_size": 2,
+                    "resource": {"sampling.probability": 0.1},
+                },
+            ],
+        )
+        evidence.refresh(con)
+        result = report.build_report(con, prereg_path, detector_quality_path=None)
+        assert result.sampling.sampled and result.sampling.min_probability == 0.1
+        assert all("sampled" in " ".join(v.caveats) for v in result.verdicts)
+        assert "head-sampling" in result.to_markdown()
+
+    def test_works_on_a_read_only_file(self, tmp_path: Path, prereg_path: Path) -> None:
+        """The report never writes: a read-only connection is enough."""
+        path = str(tmp_path / "ro.duckdb")
+        con = duckdb.connect(path)
+        evidence.create_otel_traces_table(con)
+        evidence.insert_synthetic_spans(con, sessions=30, seed=2, start=START)
+        evidence.refresh(con)
+        con.close()
+        reader = duckdb.connect(path, read_only=True)
+        result = report.build_report(reader, prereg_path, detector_quality_path=None)
+        assert result.window.sessions == 30
+
+    def test_dates_parse_with_inclusive_until_days(self) -> None:
+        """--until 2026-12-07 includes that whole day."""
+        assert report.parse_when("2026-12-07", end=True) == datetime(2026, 12, 8)
+        assert report.parse_when("2026-12-07T10:00:00Z") == datetime(2026, 12, 7, 10)
+        with pytest.raises(PipelineError, match="not a date"):
+            report.parse_when("yesterday")
+
+
+class TestCompare:
+    def test_prompt_versions_differ_in_history_reliance(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """The generator's v7 prompt reads history more: the interval excludes zero."""
+        result = compare_module.compare(
+            spans_db,
+            "recurscope.prompt.version",
+            groups=("tool-builder-v7", "tool-builder-v6"),
+            preregistration_path=prereg_path,
+        )
+        rows = {d.criterion: d for d in result.differences}
+        reliance = rows["history_reliance"]
+        assert reliance.difference is not None and reliance.difference > 0.1
+        assert reliance.excludes_zero
+        assert "trim_pressure" in rows
+
+    def test_strategy_compares_only_trim_criteria(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """Strategy lives on plannings: call criteria cannot differ and are skipped."""
+        result = compare_module.compare(spans_db, "strategy", preregistration_path=prereg_path)
+        assert {d.criterion for d in result.differences} == {"goal_overflow_share", "trim_pressure"}
+        assert "contextview_shaped_share" in result.skipped
+        assert "Not compared" in result.to_markdown()
+
+    def test_compaction_comes_with_its_selection_caveat(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """Grouping by compaction use warns that never-trimmed sessions land in 'off'."""
+        result = compare_module.compare(
+            spans_db, "recurscope.trim.compaction.used", preregistration_path=prereg_path
+        )
+        assert (result.group_a, result.group_b) == ("on", "off")
+        assert result.sessions_a + result.sessions_b == 300
+        assert any("never trimmed" in note for note in result.notes)
+
+    def test_a_date_split_compares_before_and_after(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """--split-date forms the groups from span times; the same data shows no difference."""
+        result = compare_module.compare(
+            spans_db, "date", split_date=datetime(2026, 12, 3), preregistration_path=prereg_path
+        )
+        assert (result.group_a, result.group_b) == ("before", "after")
+        pressure = next(d for d in result.differences if d.criterion == "trim_pressure")
+        assert pressure.lower is not None and pressure.upper is not None
+        assert pressure.lower < 0 < pressure.upper
+        assert json.loads(json.dumps(result.to_dict()))["exploratory"] is True
+
+    def test_unknown_dimension_lists_the_known_ones(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """A typo in --by gets the list of dimensions."""
+        with pytest.raises(PipelineError, match="prompt_version"):
+            compare_module.compare(spans_db, "colour", preregistration_path=prereg_path)
+
+
+def _store_file(path: Path) -> None:
+    """A real store file (schema from pipeline/store.py) holding synthetic spans."""
+    from recurscope.pipeline.store import Store
+
+    staging = duckdb.connect()
+    evidence.create_otel_traces_table(staging)
+    evidence.insert_synthetic_spans(
+        staging, sessions=150, seed=4, start=START, spacing_seconds=2400, sessions_per_run=5
+    )
+    spans = staging.sql("SELECT * FROM otel_traces").to_arrow_table()
+    with Store.open(path) as store:
+        con = store.connection
+        con.register("staged_spans", spans)
+        con.execute(
+            "INSERT INTO otel_traces BY NAME SELECT *, "
+            "map([]::VARCHAR[], []::VARCHAR[]) AS ScopeAttributes, 0 AS IngestId "
+            "FROM staged_spans"
+        )
+        con.unregister("staged_spans")
+        evidence.refresh(con)
+
+
+@pytest.fixture(scope="module")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("store") / "recurscope.duckdb"
+    _store_file(path)
+    return path
+
+
+class TestCli:
+    @staticmethod
+    def _parser() -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(prog="recurscope")
+        sub = parser.add_subparsers(dest="command")
+        report.add_command(sub)
+        compare_module.add_command(sub)
+        return parser
+
+    def test_every_command_has_help_ending_with_an_example(self) -> None:
+        """report and compare document themselves with an example last."""
+        parser = self._parser()
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for name in ("report", "compare"):
+            help_text = sub.choices[name].format_help().rstrip()
+            assert "example: recurscope " + name in help_text
+            assert help_text.splitlines()[-1].strip().startswith("recurscope " + name) or (
+                help_text.splitlines()[-1].strip().startswith("example:")
+            )
+
+    def test_report_writes_json_from_a_read_only_store(
+        self, store_path: Path, prereg_path: Path, tmp_path: Path
+    ) -> None:
+        """recurscope report --format json --out FILE writes a machine-readable verdict."""
+        out = tmp_path / "verdict.json"
+        args = self._parser().parse_args(
+            [
+                "report",
+                "--db",
+                str(store_path),
+                "--prereg",
+                str(prereg_path),
+                "--format",
+                "json",
+                "--out",
+                str(out),
+            ]
+        )
+        assert args.func(args) == 0
+        data = json.loads(out.read_text())
+        assert data["window"]["sessions"] == 150
+        assert {v["primitive"] for v in data["verdicts"]} == {"contextview", "recurse"}
+
+    def test_report_markdown_to_stdout(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The default format is Markdown on standard output."""
+        args = self._parser().parse_args(
+            [
+                "report",
+                "--db",
+                str(store_path),
+                "--prereg",
+                str(prereg_path),
+                "--since",
+                "2026-12-02",
+            ]
+        )
+        assert args.func(args) == 0
+        assert "# recurscope verdict (exploratory view)" in capsys.readouterr().out
+
+    def test_compare_from_the_cli(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """recurscope compare --by strategy prints the difference table."""
+        args = self._parser().parse_args(
+            [
+                "compare",
+                "--db",
+                str(store_path),
+                "--prereg",
+                str(prereg_path),
+                "--by",
+                "strategy",
+            ]
+        )
+        assert args.func(args) == 0
+        assert "| `trim_pressure` |" in capsys.readouterr().out
+
+    def test_a_missing_database_is_a_message_not_a_traceback(
+        self, tmp_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A wrong --db explains itself and exits 2."""
+        args = self._parser().parse_args(
+            [
+                "report",
+                "--db",
+                str(tmp_path / "nope.duckdb"),
+                "--prereg",
+                str(prereg_path),
+            ]
+        )
+        assert args.func(args) == 2
+        assert "recurscope report:" in capsys.readouterr().err
