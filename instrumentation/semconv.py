@@ -50,7 +50,16 @@ GEN_AI_REQUEST_MODEL: Final = "gen_ai.request.model"
 SERVICE_INSTANCE_ID: Final = "service.instance.id"
 """Resource attribute: the run (one process of the host runtime)."""
 
+SERVICE_VERSION: Final = "service.version"
+"""Resource attribute: the host runtime's version (a comparison key)."""
+
+SEED: Final = "recurscope.seed"
+"""Resource attribute: seed of a simulated or replayed run (the evidence window counts seeds)."""
+
 # --- common ------------------------------------------------------------------
+
+SAMPLING_PROBABILITY: Final = "recurscope.sampling.probability"
+"""Probability with which the host head-sampled this span's trace; absent means unsampled."""
 
 PROMPT_VERSION: Final = "recurscope.prompt.version"
 """Version of the runtime's prompt, since prompt guidance itself drives history use."""

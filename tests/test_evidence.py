@@ -371,12 +371,7 @@ def test_the_default_boilerplate_threshold_matches_the_shipped_preregistration()
 
 # Attribute names the SQL reads that the conventions do not (yet) define:
 # markers other tools write, and the seed of simulated runs.
-NOT_IN_SEMCONV = {
-    "service.version",  # OTel resource semantic convention
-    "recurscope.seed",  # resource: seed of a simulated or evaluation run (window gate)
-    "recurscope.sampling",  # span: head-sampling marker or probability
-    "recurscope.sampling.probability",
-}
+NOT_IN_SEMCONV: set[str] = set()
 
 
 def test_the_sql_reads_only_attributes_the_conventions_define() -> None:

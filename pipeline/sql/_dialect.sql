@@ -52,15 +52,13 @@ CREATE OR REPLACE TEMP MACRO lists_overlap(items, candidates) AS list_has_any(it
 
 -- Head sampling a span went through, from the markers SDKs and collectors
 -- leave: the resource's `sampling.probability` / `otel.sampling.probability`
--- or the span's `recurscope.sampling` (a probability, or any non-numeric
--- marker such as 'head'), and OTel consistent probability sampling's `th:`
+-- or the span's `recurscope.sampling.probability`, and OTel consistent probability sampling's `th:`
 -- threshold in the W3C tracestate (`ot=th:...`).
 CREATE OR REPLACE TEMP MACRO sampling_probability(resource_attrs, span_attrs) AS
     least(
         TRY_CAST(resource_attrs['sampling.probability'] AS DOUBLE),
         TRY_CAST(resource_attrs['otel.sampling.probability'] AS DOUBLE),
         TRY_CAST(span_attrs['sampling.probability'] AS DOUBLE),
-        TRY_CAST(span_attrs['recurscope.sampling'] AS DOUBLE),
         TRY_CAST(span_attrs['recurscope.sampling.probability'] AS DOUBLE)
     );
 
@@ -69,7 +67,6 @@ CREATE OR REPLACE TEMP MACRO sampling_marked(resource_attrs, span_attrs, trace_s
         resource_attrs['sampling.probability'] IS NOT NULL
         OR resource_attrs['otel.sampling.probability'] IS NOT NULL
         OR span_attrs['sampling.probability'] IS NOT NULL
-        OR span_attrs['recurscope.sampling'] IS NOT NULL
         OR span_attrs['recurscope.sampling.probability'] IS NOT NULL
         OR trace_state LIKE '%th:%',
         FALSE
