@@ -602,14 +602,22 @@ class Recorder:
         summarizer_timeout: float = 10.0,
         counter: TokenCounter | None = None,
         call: CallHandle | None = None,
+        applied: bool = True,
+        mark_compacted: bool | None = None,
+        role: str | None = None,
     ) -> TrimPlan:
         """Plan the context for the next model turn and record one ``recurscope.trim`` span.
 
         ``boundary`` defaults to the need tracker's current boundary. The span
         is emitted whether or not anything was trimmed, so trim pressure has a
-        denominator; when the plan trimmed, the running call (or ``call``) gets
-        ``gen_ai.conversation.compacted``. Planner faults fall back to keeping
-        every message (the host still gets a plan) and are counted.
+        denominator. ``applied=False`` says the model will get the untrimmed
+        context (an observational plan); it is recorded as
+        ``recurscope.trim.applied``. When an applied plan trimmed, the running
+        call (or ``call``) gets ``gen_ai.conversation.compacted``, unless
+        ``mark_compacted=False`` (the host marks the right call itself).
+        ``role`` names the agent whose context this is (default: the running
+        call's role). Planner faults fall back to keeping every message (the
+        host still gets a plan) and are counted.
         """
         if boundary is ...:
             boundary = self.need_tracker.boundary
@@ -617,9 +625,14 @@ class Recorder:
         failures_before = counter.failures
         tracer = self._tracer()
         span = None
+        target = call or _CURRENT_CALL.get()
         if tracer is not None:
             try:
-                span = tracer.start_span(sc.SPAN_TRIM, attributes=dict(self._base))
+                start = dict(self._base)
+                role = role or (target.role if target is not None else None)
+                if role is not None:
+                    start[sc.GEN_AI_AGENT_NAME] = role
+                span = tracer.start_span(sc.SPAN_TRIM, attributes=start)
             except Exception as exc:
                 _faults.report("trim.start", exc)
         errors = 0
@@ -646,16 +659,19 @@ class Recorder:
         if span is not None:
             try:
                 attrs = plan.attributes()
+                attrs[sc.TRIM_APPLIED] = applied
+                if not applied:
+                    attrs.pop(sc.GEN_AI_CONVERSATION_COMPACTED, None)
                 if errors:
                     attrs[sc.INSTRUMENTATION_ERRORS] = errors
                 span.set_attributes(attrs)
                 span.end()
             except Exception as exc:
                 _faults.report("trim.end", exc)
-        if plan.trimmed:
-            target = call or _CURRENT_CALL.get()
-            if target is not None:
-                target.mark_compacted()
+        if mark_compacted is None:
+            mark_compacted = applied
+        if plan.trimmed and mark_compacted and target is not None:
+            target.mark_compacted()
         return plan
 
     # -- goals -------------------------------------------------------------------
@@ -666,6 +682,7 @@ class Recorder:
         history: Sequence[Mapping[str, Any]] | int,
         *,
         escalation: bool = False,
+        role: str | None = None,
     ) -> BoundaryShift | None:
         """Record the turn's need *before* its user message is appended; emits a boundary-shift span.
 
@@ -681,11 +698,20 @@ class Recorder:
         if tracer is not None:
             try:
                 attrs = dict(self._base)
+                running = _CURRENT_CALL.get()
+                role = role or (running.role if running is not None else None)
+                if role is not None:
+                    attrs[sc.GEN_AI_AGENT_NAME] = role
                 attrs.update(shift.attributes(capture_content=self.capture_content))
                 tracer.start_span(sc.SPAN_BOUNDARY_SHIFT, attributes=attrs).end()
             except Exception as exc:
                 _faults.report("goal.span", exc)
         return shift
+
+    @property
+    def recording(self) -> bool:
+        """Whether spans recorded now go anywhere (False with no SDK or OTEL_SDK_DISABLED)."""
+        return self._tracer() is not None
 
     def _tracer(self) -> Tracer | None:
         """The tracer of the provider in force, resolved once per provider."""

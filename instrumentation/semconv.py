@@ -33,7 +33,7 @@ GEN_AI_OPERATION_NAME: Final = "gen_ai.operation.name"
 """GenAI operation; ``invoke_agent`` on call spans."""
 
 GEN_AI_AGENT_NAME: Final = "gen_ai.agent.name"
-"""GenAI agent name; the role that handled the call."""
+"""GenAI agent name; the role that handled the call (or whose context was trimmed)."""
 
 GEN_AI_CONVERSATION_ID: Final = "gen_ai.conversation.id"
 """GenAI conversation id; the session, the unit of analysis, on every span."""
@@ -184,6 +184,9 @@ TRIM_PHASE: Final = "recurscope.trim.phase"
 
 TRIM_TRIMMED: Final = "recurscope.trim.trimmed"
 """True when the plan removed (dropped or summarized) at least one message."""
+
+TRIM_APPLIED: Final = "recurscope.trim.applied"
+"""False when the plan was only observed: the model got the untrimmed context."""
 
 TRIM_OVER_BUDGET: Final = "recurscope.trim.over_budget"
 """True when the plan still exceeds the budget because only pinned content remains."""

@@ -357,6 +357,21 @@ def test_deep_nesting_is_a_failed_analysis_not_a_crash() -> None:
 
 def test_null_bytes_are_a_failed_analysis() -> None:
     """Source with NUL bytes (rejected by the parser) is failed, not an exception."""
-    result = analyze_code("x = 1\x00")
+    result = analyze_code('h = context["conversation_history"]\x00')
     assert result.method == "failed"
     assert result.error is not None
+
+
+def test_code_that_never_names_the_history_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program with no history name anywhere skips the parse and is not accessed."""
+    from recurscope.instrumentation.analysis import _analyze
+
+    def no_parse(*args: object) -> object:
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(_analyze, "analyze_python", no_parse)
+    monkeypatch.setattr(_analyze, "analyze_ruby", no_parse)
+    for code, language in (("x = [1, 2][-1:]\n", "python"), ("x = [1].map { |v| v }\n", "ruby")):
+        result = analyze_code(code + "# unique 7f3a", language)
+        assert not result.accessed and result.error is None
+        assert result.method == ("ast" if language == "python" else "tokens")

@@ -319,3 +319,17 @@ def test_history_records_work_with_telemetry_off() -> None:
             record = child.to_record(outcome_summary={"ok": True})
     assert parent.call_id and child.call_id and parent.call_id != child.call_id
     assert record.parent_call_id == parent.call_id and record.depth == 1
+
+
+def test_observational_trim_does_not_mark_the_call() -> None:
+    """applied=False records the plan as observed only: no compacted mark, role from the running call."""
+    messages = [{"role": "user", "content": "x" * 100}, {"role": "user", "content": "z" * 10}]
+    with capture_spans() as spans:
+        recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+        with recorder.call("turn", role="planner"):
+            plan = recorder.plan_trim(messages, budget=50, strategy="drop_oldest", applied=False)
+    assert plan.trimmed
+    trim = spans.trims()[0].attributes or {}
+    assert trim[sc.TRIM_APPLIED] is False and sc.GEN_AI_CONVERSATION_COMPACTED not in trim
+    assert trim[sc.GEN_AI_AGENT_NAME] == "planner"
+    assert sc.GEN_AI_CONVERSATION_COMPACTED not in (spans.calls()[0].attributes or {})

@@ -24,7 +24,7 @@ ALL = [C, T, B]
 # name: (type, unit, example, requirement, spans, when)
 META: dict[str, tuple[str, str, object, str, list[str], str]] = {
     "gen_ai.operation.name": ("string", "", "invoke_agent", "required", [C], "always"),
-    "gen_ai.agent.name": ("string", "", "calculator", "required", [C], "always"),
+    "gen_ai.agent.name": ("string", "", "calculator", "required", [C], "always on calls (also on trims and boundary shifts when the role is known)"),
     "gen_ai.conversation.id": ("string", "", "3f2c9a", "required", ALL, "always"),
     "gen_ai.conversation.compacted": (
         "boolean",
@@ -218,6 +218,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
     "recurscope.trim.budget": ("int", "{unit}", 8000, "required", [T], "always"),
     "recurscope.trim.phase": ("string", "", "pre_boundary", "required", [T], "always"),
     "recurscope.trim.trimmed": ("boolean", "", True, "required", [T], "always"),
+    "recurscope.trim.applied": ("boolean", "", True, "required", [T], "always"),
     "recurscope.trim.over_budget": ("boolean", "", False, "required", [T], "always"),
     "recurscope.trim.boundary_index": (
         "int",
