@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from instrumentation_bench import (  # noqa: E402
+from instrumentation_bench import (
     Result,
     bench_call_overhead,
     bench_planning,
