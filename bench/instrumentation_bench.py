@@ -36,6 +36,11 @@ class DropExporter(SpanExporter):
         return SpanExportResult.SUCCESS
 
 
+def _loop(fn: Callable[[], None], n: int) -> None:
+    for _ in range(n):
+        fn()
+
+
 def best_of(fn: Callable[[], Any], *, repeat: int = 5, number: int = 1) -> float:
     """Best wall time per call of fn over `repeat` rounds of `number` calls."""
     best = float("inf")
@@ -130,8 +135,8 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
             [m for m in history.frozen_records()[-5:] if m["speaker"] == "agent"]
             span.set_attributes(end_attrs)
 
-    t_bare = best_of(lambda: [bare() for _ in range(calls)], repeat=7) / calls
-    t_inst = best_of(lambda: [instrumented() for _ in range(calls)], repeat=7) / calls
+    t_bare = best_of(lambda: _loop(bare, calls), repeat=7) / calls
+    t_inst = best_of(lambda: _loop(instrumented, calls), repeat=7) / calls
 
     off = Recorder("bench-session", history=history, tracer_provider=trace.NoOpTracerProvider())
 
@@ -142,8 +147,8 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
     def empty() -> None:
         pass
 
-    t_off = best_of(lambda: [disabled() for _ in range(calls)], repeat=7) / calls
-    t_empty = best_of(lambda: [empty() for _ in range(calls)], repeat=7) / calls
+    t_off = best_of(lambda: _loop(disabled, calls), repeat=7) / calls
+    t_empty = best_of(lambda: _loop(empty, calls), repeat=7) / calls
     return [
         Result(
             "instrumented call / bare SDK span (same attributes)",

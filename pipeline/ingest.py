@@ -19,13 +19,14 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Literal
 
+from .access import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
 from .errors import IngestError, PipelineError
-from .formats import Format, ReadContext, detect_format, format_names, get_format
+from .formats import Format, FormatOptions, ReadContext, detect_format, format_names, get_format
 from .records import DEFAULT_LIMITS, Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
 from .sources import (
     GZIP_MAGIC,
@@ -168,17 +169,20 @@ def _is_hidden(path: Path, root: Path) -> bool:
 
 
 def expand_paths(
-    specs: Iterable[str], *, exclude: Iterable[Path] = ()
+    specs: Iterable[str], *, exclude: Iterable[Path] = (), exclude_dirs: Iterable[Path] = ()
 ) -> list[Path | str | _Missing]:
     """Files to read, in order: directories recursively (hidden entries skipped), globs
-    expanded, ``-`` kept as stdin; a spec that names nothing becomes a failure entry."""
+    expanded, ``-`` kept as stdin; a spec that names nothing becomes a failure entry.
+    Files in ``exclude`` or below a folder in ``exclude_dirs`` are skipped."""
     excluded = {_canonical(p) for p in exclude}
+    # The store's companions (the receiver's spool, the lock registry) are folders.
+    excluded_prefixes = tuple(_canonical(d) + os.sep for d in exclude_dirs)
     result: list[Path | str | _Missing] = []
     seen: set[str] = set()
 
     def add(path: Path) -> None:
         key = _canonical(path)
-        if key in excluded or key in seen:
+        if key in excluded or key in seen or key.startswith(excluded_prefixes):
             return
         seen.add(key)
         result.append(path)
@@ -301,12 +305,16 @@ class _SourceReader:
         limits: DecodeLimits,
         batch_size: int,
         progress: _Progress,
+        after_write: Callable[[], None] | None = None,
+        options: FormatOptions | None = None,
     ) -> None:
         self.store = store
+        self.options = options or FormatOptions()
         self.forced = forced
         self.limits = limits
         self.batch_size = batch_size
         self.progress = progress
+        self.after_write = after_write
 
     def read_file(self, path: Path) -> SourceReport:
         key = _canonical(path)
@@ -421,6 +429,7 @@ class _SourceReader:
                 start_offset=start_offset,
                 start_line=start_line,
                 prefix_hash=prefix_hash if resumable else None,
+                options=self.options,
             )
             items = fmt.read(source_stream, context)
         try:
@@ -490,6 +499,8 @@ class _SourceReader:
             flushed_mark = mark
             batch = _Batch()
             self.progress.update(task, raw.count, run.accepted)
+            if self.after_write is not None:
+                self.after_write()  # e.g. publish a snapshot for readers (rate-limited)
 
         for item in items:
             if isinstance(item, Checkpoint):
@@ -544,12 +555,17 @@ def ingest(
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool | None = None,
     stdin: BinaryIO | None = None,
+    after_write: Callable[[], None] | None = None,
+    options: FormatOptions | None = None,
 ) -> IngestReport:
     """Ingest files, directories (recursively), globs and ``-`` (stdin) into ``store``.
 
     ``format`` is ``"auto"`` or a registered name (:func:`format_names`);
     gzip is detected either way. ``progress`` shows a bar on stderr: ``None``
-    means only when stderr is a terminal. Per-source problems are reported
+    means only when stderr is a terminal. ``after_write`` is called after
+    every committed batch (``recurscope ingest`` publishes snapshots for
+    readers from it). ``options`` (``--session``, ``--capture-content``) reach
+    the formats that convert native logs. Per-source problems are reported
     in the result, never raised; only an unknown ``format`` or a bad
     ``batch_size`` raise :class:`IngestError`.
     """
@@ -560,12 +576,20 @@ def ingest(
         raise IngestError(f"batch_size must be at least 1, got {batch_size}")
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
-    wal = store.path.with_name(store.path.name + ".wal")
-    entries = expand_paths([os.fspath(p) for p in paths], exclude=[store.path, wal])
+    own = companions(store.path)
+    entries = expand_paths(
+        [os.fspath(p) for p in paths], exclude=own.files, exclude_dirs=own.directories
+    )
     reports: list[SourceReport] = []
     with _Progress(show) as bar:
         reader = _SourceReader(
-            store, forced=forced, limits=limits, batch_size=batch_size, progress=bar
+            store,
+            forced=forced,
+            limits=limits,
+            batch_size=batch_size,
+            progress=bar,
+            after_write=after_write,
+            options=options,
         )
         for entry in entries:
             if isinstance(entry, _Missing):
@@ -679,15 +703,31 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument(
         "--lock-timeout",
         type=float,
-        default=0.0,
+        default=None,
         metavar="SECONDS",
-        help="wait this long for another process to release the store (default: 0)",
+        help=(
+            "wait this long for another process to release the store (default: "
+            f"{DEFAULT_LOCK_TIMEOUT:g} s for recurscope processes and readers, no wait for "
+            "other programs writing it; giving a value waits for any holder)"
+        ),
     )
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="show a progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    # Options for formats that convert native logs (docs/formats.md); OTLP ignores them.
+    parser.add_argument(
+        "--session",
+        metavar="ID",
+        help="session (gen_ai.conversation.id) for every span of a native log such as "
+        "recurgent_jsonl (default: the log's own field, else one session per file)",
+    )
+    parser.add_argument(
+        "--capture-content",
+        action="store_true",
+        help="keep arguments, generated code and prompts of native logs (dropped by default)",
     )
     parser.set_defaults(func=run_ingest_command)
 
@@ -700,15 +740,33 @@ def run_ingest_command(args: argparse.Namespace) -> int:
         max_decompressed_bytes=args.max_decompressed_bytes,
         max_compression_ratio=args.max_compression_ratio,
     )
+    explicit = args.lock_timeout is not None
+
+    def waiting(message: str) -> None:
+        print(f"recurscope ingest: {message}", file=sys.stderr, flush=True)
+
     try:
-        with Store.open(args.db, lock_timeout=args.lock_timeout) as store:
+        # Writers take turns (docs/concurrency.md): wait for the holder, publish
+        # snapshots for readers while writing, and one more when letting go.
+        with open_for_writing(
+            args.db,
+            kind="recurscope ingest",
+            lock_timeout=args.lock_timeout if explicit else DEFAULT_LOCK_TIMEOUT,
+            wait_for_other_programs=explicit,
+            on_wait=waiting,
+        ) as session:
             report = ingest(
                 args.paths,
-                store,
+                session.store,
                 format=args.format,
                 limits=limits,
                 batch_size=args.batch_size,
                 progress=args.progress,
+                after_write=session.after_write,
+                options=FormatOptions(
+                    session=getattr(args, "session", None),
+                    capture_content=getattr(args, "capture_content", False),
+                ),
             )
     except PipelineError as error:
         print(f"recurscope ingest: error: {error}", file=sys.stderr)

@@ -522,6 +522,7 @@ class Store:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._closed = False
+        self._copy_fd: int | None = None
 
     # -- opening and closing -------------------------------------------
 
@@ -597,6 +598,9 @@ class Store:
             if not self._closed:
                 self._closed = True
                 self._con.close()
+                if self._copy_fd is not None:
+                    os.close(self._copy_fd)  # only now: closing it drops our POSIX locks
+                    self._copy_fd = None
 
     def __enter__(self) -> Self:
         return self
@@ -728,6 +732,9 @@ class Store:
         alias = "recurscope_snapshot"
         quoted_path = str(partial).replace("'", "''")
         with self._lock:
+            if self._copy_checkpointed_file(partial):
+                os.replace(partial, target)
+                return target
             con = self._con
             row = con.execute("SELECT current_database()").fetchone()
             assert row is not None
@@ -743,6 +750,43 @@ class Store:
                 raise StoreError(f"Could not snapshot {self.path} to {target}: {error}") from None
         os.replace(partial, target)
         return target
+
+    def _copy_checkpointed_file(self, partial: Path) -> bool:
+        """Snapshot fast path (caller holds ``_lock``): checkpoint, then copy the file.
+
+        After a CHECKPOINT with the WAL empty, the database file alone holds
+        every committed change, and no write can start while we hold the
+        store's lock, so a byte copy is a consistent DuckDB file. This is tens
+        of times faster than ``COPY FROM DATABASE`` (which re-encodes every
+        table), and it is what lets writers publish snapshots often. Returns
+        False (the caller falls back) for in-memory or read-only stores, or
+        when DuckDB could not fold the WAL in.
+        """
+        if self.read_only or str(self.path) == ":memory:" or not self.path.is_file():
+            return False
+        try:
+            self._con.execute("CHECKPOINT")
+            wal = self.path.with_name(self.path.name + ".wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                return False
+            if self._copy_fd is None:
+                # Opened once and closed only after DuckDB lets go (see close()):
+                # closing *any* descriptor of a file drops this process's POSIX
+                # locks on it, DuckDB's included, so a copy with a fresh open()
+                # and close() would silently let other processes in.
+                self._copy_fd = os.open(self.path, os.O_RDONLY)
+            size = os.fstat(self._copy_fd).st_size
+            out = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                _copy_range(self._copy_fd, out, size)
+                # Durable before the rename, so a reader never finds a hollow snapshot.
+                os.fsync(out)
+            finally:
+                os.close(out)
+        except (duckdb.Error, OSError):
+            partial.unlink(missing_ok=True)
+            return False
+        return True
 
     def logged_source(self, source: str) -> LoggedSource:
         """What earlier runs recorded about ``source`` (see :class:`LoggedSource`)."""
@@ -919,6 +963,23 @@ class Store:
         finally:
             con.unregister("_recurscope_batch")
         return int(row[0]) if row is not None else 0
+
+
+def _copy_range(source: int, target: int, size: int) -> None:
+    """Copy ``size`` bytes from descriptor ``source`` (from offset 0) to ``target``."""
+    offset = 0
+    while offset < size:
+        try:
+            copied = os.copy_file_range(source, target, size - offset, offset)
+        except OSError:
+            copied = 0  # other filesystems / old kernels: plain reads below
+        if copied <= 0:
+            chunk = os.pread(source, min(size - offset, 1 << 20), offset)
+            if not chunk:
+                break
+            os.write(target, chunk)
+            copied = len(chunk)
+        offset += copied
 
 
 def _split_unstorable(rows: list[SpanRow]) -> tuple[list[SpanRow], list[Rejection]]:

@@ -17,14 +17,20 @@ from collections.abc import Sequence
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.instrumentation.analysis.evaluate", "", ("detector-eval",)),
     ("recurscope.pipeline.ingest", "pipeline", ("ingest",)),
+    ("recurscope.pipeline.receiver", "pipeline", ("serve",)),
     ("recurscope.pipeline.report", "pipeline", ("report",)),
     ("recurscope.pipeline.compare", "pipeline", ("compare",)),
+    ("recurscope.pipeline.validate", "pipeline", ("validate",)),
+    ("recurscope.pipeline.export", "pipeline", ("export",)),
+    ("recurscope.pipeline.prune", "pipeline", ("prune",)),
 )
 
 EPILOG = """\
 examples:
   recurscope detector-eval                      # precision/recall of history-access detection
   recurscope ingest data/spans.jsonl            # read OTLP JSON lines into data/recurscope.duckdb
+  recurscope serve                              # OTLP/HTTP receiver on 127.0.0.1:4318
+  recurscope validate spans.json                # check another runtime's spans against the conventions
   recurscope report --format md                 # the verdict, pasteable into a design record
 """
 

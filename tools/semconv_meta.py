@@ -218,8 +218,8 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
     "recurscope.trim.budget": ("int", "{unit}", 8000, "required", [T], "always"),
     "recurscope.trim.phase": ("string", "", "pre_boundary", "required", [T], "always"),
     "recurscope.trim.trimmed": ("boolean", "", True, "required", [T], "always"),
-    "recurscope.trim.applied": ("boolean", "", True, "required", [T], "always"),
-    "recurscope.trim.over_budget": ("boolean", "", False, "required", [T], "always"),
+    "recurscope.trim.applied": ("boolean", "", True, "recommended", [T], "always by recurscope; readers take absent as true"),
+    "recurscope.trim.over_budget": ("boolean", "", False, "recommended", [T], "always by recurscope; readers take absent as false"),
     "recurscope.trim.boundary_index": (
         "int",
         "{message}",

@@ -9,9 +9,23 @@ from dataclasses import dataclass
 
 from ..records import Checkpoint, DecodeLimits, Rejection, SpanRow
 
-__all__ = ["Format", "ReadContext", "Reader", "ReaderItem", "Sniffer"]
+__all__ = ["Format", "FormatOptions", "ReadContext", "Reader", "ReaderItem", "Sniffer"]
 
 ReaderItem = SpanRow | Rejection | Checkpoint
+
+
+@dataclass(frozen=True, slots=True)
+class FormatOptions:
+    """What the user asked of formats that convert native logs (``ingest`` flags).
+
+    ``session`` (``--session``) replaces the session a native format would
+    derive (``gen_ai.conversation.id``); ``capture_content`` (``--capture-content``)
+    keeps arguments, code and prompts that are dropped by default. OTLP formats
+    carry what their sender recorded and ignore both.
+    """
+
+    session: str | None = None
+    capture_content: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +36,7 @@ class ReadContext:
     then the reader yields a :class:`Checkpoint` after each complete record,
     continuing ``prefix_hash`` (the sha256 of bytes ``[0, start_offset)``).
     ``start_offset``/``start_line`` say where the stream is positioned.
+    ``options`` are the user's conversion options (see :class:`FormatOptions`).
     """
 
     source: str
@@ -30,6 +45,7 @@ class ReadContext:
     start_offset: int = 0
     start_line: int = 0
     prefix_hash: hashlib._Hash | None = None
+    options: FormatOptions = FormatOptions()
 
 
 Reader = Callable[[io.BufferedReader, ReadContext], Iterator[ReaderItem]]

@@ -78,7 +78,10 @@ delegation_counts as (
 trim_counts as (
     select
         session_id,
-        count(*) as plannings,
+        -- A planning with an explicit "no limit" budget (<= 0) can never trim, so
+        -- it is no evidence about trim pressure; an unknown budget still counts.
+        sum(case when budget <= 0 and not coalesce(trimmed, false) then 0 else 1 end)
+            as plannings,
         sum(case when trimmed then 1 else 0 end) as trimmed_plannings,
         -- Trims that can say whether the goal's own turns fit: they had a goal
         -- boundary. `no_boundary` trims (head+tail without a goal) cannot.

@@ -1,0 +1,538 @@
+"""``recurscope prune``: retention by age, and deleting one session completely.
+
+Two modes:
+
+- ``--before DATE`` — retention: spans that started before DATE, quarantine
+  rows recorded before it, and the evidence rows built from those spans
+  (rows naming a deleted span, rows of sessions with no span left).
+- ``--session ID`` — a user's right to be forgotten: every span of the
+  session (``SpanAttributes['gen_ai.conversation.id'] = ID``), the spans
+  sharing a trace with them that carry no session of their own (the host's
+  LLM spans nested under ours, where prompts live), quarantine rows
+  attributable to it (same trace id, an ingest run that held only this
+  session's spans, or an excerpt naming the id), and every row of any other
+  table that names it — evidence tables are found through
+  ``information_schema`` (a ``session_id``/``session`` column, a
+  ``trace_id``/``span_id`` of a deleted span, or any ``VARCHAR``,
+  ``VARCHAR[]`` or ``MAP`` value equal to the id). Aggregates are rebuilt
+  by the next evidence refresh.
+
+Deleting rows is not enough to remove their bytes: DuckDB keeps deleted
+strings in the dictionaries of row groups that still hold other rows, even
+after ``CHECKPOINT`` (checked on 2.0.1). So after deleting, prune runs
+``CHECKPOINT`` and — by default for ``--session``, on request for
+``--before`` — rewrites the file (``COPY FROM DATABASE`` into a fresh file,
+renamed over the store while the write lock is still held), then publishes a
+new snapshot for readers. ``ingest_log`` keeps its rows, so a scheduled
+ingest does not bring pruned data back from an unchanged file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Final, Literal
+
+import duckdb
+
+from ..instrumentation import semconv as sc
+from .access import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
+from .errors import PipelineError, StoreError
+from .store import DB_ENV_VAR, DEFAULT_DB_PATH, Store
+
+__all__ = [
+    "SESSION_COLUMNS",
+    "Mention",
+    "PruneReport",
+    "TableCount",
+    "add_command",
+    "find_mentions",
+    "parse_cutoff",
+    "prune",
+    "rewrite_store",
+    "run_prune_command",
+]
+
+SESSION_COLUMNS: Final = ("session_id", "session")
+"""Column names that hold the session in evidence tables."""
+
+_SESSION_EXPR: Final = f"SpanAttributes['{sc.GEN_AI_CONVERSATION_ID}']"
+_PROTECTED: Final = frozenset({"recurscope_meta", "ingest_log"})
+# ingest_log keeps its rows on purpose (see the module docstring); the meta
+# table holds the schema version.
+_RELATIVE: Final = re.compile(r"(\d+)\s*([dhw])")
+
+Mode = Literal["before", "session"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableCount:
+    """Rows deleted from one table."""
+
+    table: str
+    rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Rows of ``table`` whose ``column`` still names the session."""
+
+    table: str
+    column: str
+    rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class PruneReport:
+    """What :func:`prune` deleted (or, with ``dry_run``, would delete)."""
+
+    mode: Mode
+    target: str
+    dry_run: bool
+    spans: int
+    traces: int
+    quarantine: int
+    derived: tuple[TableCount, ...]
+    remaining: tuple[Mention, ...] = ()
+    """Session mode: mentions left where prune does not delete (``ingest_log``)."""
+    checkpointed: bool = False
+    rewritten: bool = False
+    bytes_before: int | None = None
+    bytes_after: int | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.spans or self.quarantine or any(t.rows for t in self.derived))
+
+    def lines(self) -> list[str]:
+        verb = "would delete" if self.dry_run else "deleted"
+        what = f"session {self.target!r}" if self.mode == "session" else f"before {self.target}"
+        lines = [
+            f"{verb} {_plural(self.spans, 'span')} in {_plural(self.traces, 'trace')}, "
+            f"{_plural(self.quarantine, 'quarantine row')} ({what})"
+        ]
+        lines.extend(
+            f"  {verb} {_plural(t.rows, 'row')} of {t.table}" for t in self.derived if t.rows
+        )
+        if any(t.rows for t in self.derived) and not self.dry_run:
+            lines.append("  evidence aggregates are rebuilt by the next evidence refresh")
+        lines.extend(
+            f"  note: {_plural(m.rows, 'row')} of {m.table}.{m.column} still name the session "
+            "(bookkeeping, kept)"
+            for m in self.remaining
+        )
+        if self.rewritten and self.bytes_before is not None and self.bytes_after is not None:
+            lines.append(
+                f"  rewrote the file: {self.bytes_before:,} -> {self.bytes_after:,} bytes "
+                "(deleted values are gone from it)"
+            )
+        elif self.checkpointed:
+            lines.append(
+                "  checkpointed; deleted strings can linger in the file until it is rewritten "
+                "(--rewrite)"
+            )
+        return lines
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+# --------------------------------------------------------------------------
+# Dates.
+
+
+def parse_cutoff(text: str, *, now: datetime | None = None) -> datetime:
+    """``2026-01-31``, ``2026-01-31T12:00:00Z`` (naive = UTC), or ``30d``/``12h``/``2w`` ago."""
+    stripped = text.strip()
+    match = _RELATIVE.fullmatch(stripped)
+    if match:
+        amount = int(match.group(1))
+        unit = {"d": timedelta(days=1), "h": timedelta(hours=1), "w": timedelta(weeks=1)}
+        return (now or datetime.now(UTC)) - amount * unit[match.group(2)]
+    try:
+        value = datetime.fromisoformat(stripped.replace("z", "Z"))
+    except ValueError:
+        raise ValueError(
+            f"not a date: {text!r} (use 2026-01-31, 2026-01-31T12:00:00Z or 30d)"
+        ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+# --------------------------------------------------------------------------
+# Tables.
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """{table: {column: type}} of the base tables of the open database."""
+    rows = con.execute(
+        """
+        SELECT c.table_name, c.column_name, c.data_type
+        FROM information_schema.columns c
+        JOIN information_schema.tables t
+          ON t.table_catalog = c.table_catalog AND t.table_schema = c.table_schema
+         AND t.table_name = c.table_name
+        WHERE t.table_catalog = current_database() AND t.table_schema = 'main'
+          AND t.table_type = 'BASE TABLE'
+        ORDER BY c.table_name, c.ordinal_position
+        """
+    ).fetchall()
+    tables: dict[str, dict[str, str]] = {}
+    for table, column, data_type in rows:
+        tables.setdefault(str(table), {})[str(column)] = str(data_type)
+    return tables
+
+
+def _mention_condition(column: str, data_type: str) -> str | None:
+    """SQL true when the column holds the session (parameter ``$session``) as a value."""
+    col = _ident(column)
+    if data_type == "VARCHAR":
+        return f"{col} = $session"
+    if data_type == "VARCHAR[]":
+        return f"list_contains({col}, $session)"
+    if data_type == "MAP(VARCHAR, VARCHAR)":
+        return f"(list_contains(map_values({col}), $session) OR list_contains(map_keys({col}), $session))"
+    return None
+
+
+def find_mentions(con: duckdb.DuckDBPyConnection, session: str) -> list[Mention]:
+    """Every (table, column) whose VARCHAR, VARCHAR[] or MAP values name ``session``.
+
+    A map matches on its values (``gen_ai.conversation.id``) or keys; nested
+    structures (span events, links) belong to spans, which are deleted whole.
+    """
+    found: list[Mention] = []
+    for table, columns in _columns(con).items():
+        for column, data_type in columns.items():
+            condition = _mention_condition(column, data_type)
+            if condition is None:
+                continue
+            row = con.execute(
+                f"SELECT count(*) FROM {_ident(table)} WHERE {condition}", {"session": session}
+            ).fetchone()
+            if row and row[0]:
+                found.append(Mention(table, column, int(row[0])))
+    return found
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, object]) -> int:
+    # DuckDB refuses parameters a statement does not use: pass only those it names.
+    used = {key: value for key, value in params.items() if f"${key}" in sql}
+    row = con.execute(sql, used).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _derived_conditions(columns: dict[str, str], mode: Mode, has_session_spans: bool) -> list[str]:
+    """Why a row of an evidence table goes with the pruned spans."""
+    lowered = {name.lower(): name for name in columns}
+    conditions: list[str] = []
+    trace = lowered.get("trace_id")
+    span = lowered.get("span_id")
+    if trace and span:
+        conditions.append(
+            f"EXISTS (SELECT 1 FROM _recurscope_prune_spans p WHERE p.TraceId = {_ident(trace)} "
+            f"AND p.SpanId = {_ident(span)})"
+        )
+    elif trace and mode == "session":
+        conditions.append(f"{_ident(trace)} IN (SELECT TraceId FROM _recurscope_prune_traces)")
+    for name in SESSION_COLUMNS:
+        column = lowered.get(name)
+        if column is None or columns[column] != "VARCHAR":
+            continue
+        if mode == "session":
+            conditions.append(f"{_ident(column)} = $session")
+        elif has_session_spans:
+            # Sessions none of whose spans are left: their rows describe nothing.
+            conditions.append(
+                f"({_ident(column)} IN (SELECT s FROM _recurscope_prune_sessions) AND "
+                f"{_ident(column)} NOT IN (SELECT DISTINCT {_SESSION_EXPR} FROM otel_traces "
+                f"WHERE {_SESSION_EXPR} IS NOT NULL))"
+            )
+    if mode == "session":
+        for column, data_type in columns.items():
+            condition = _mention_condition(column, data_type)
+            if condition is not None and column.lower() not in SESSION_COLUMNS:
+                conditions.append(condition)
+    return conditions
+
+
+def prune(
+    store: Store,
+    *,
+    session: str | None = None,
+    before: datetime | None = None,
+    dry_run: bool = False,
+    checkpoint: bool = True,
+) -> PruneReport:
+    """Delete one session's data or everything older than ``before`` (exactly one of them).
+
+    Runs in one transaction (rolled back for ``dry_run``), then ``CHECKPOINT``.
+    Rewriting the file is :func:`rewrite_store`'s job.
+    """
+    if (session is None) == (before is None):
+        raise ValueError("give exactly one of session= or before=")
+    if session is not None and not session:
+        raise ValueError("the session id is empty")
+    mode: Mode = "session" if session is not None else "before"
+    con = store.connection
+    params: dict[str, object] = {"session": session or ""}
+    cutoff = before.astimezone(UTC).replace(tzinfo=None) if before is not None else None
+    # The store's lock serializes writers sharing it across threads (a receiver).
+    with store._lock:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            if mode == "session":
+                # Whole traces whose every session-carrying span is this session;
+                # in a trace mixing sessions, only this session's spans.
+                con.execute(
+                    f"""
+                    CREATE OR REPLACE TEMP TABLE _recurscope_prune_traces AS
+                    SELECT TraceId FROM otel_traces GROUP BY TraceId
+                    HAVING bool_or({_SESSION_EXPR} = $session)
+                       AND bool_and(coalesce({_SESSION_EXPR} = $session, true))
+                    """,
+                    params,
+                )
+                con.execute(
+                    f"""
+                    CREATE OR REPLACE TEMP TABLE _recurscope_prune_spans AS
+                    SELECT TraceId, SpanId, IngestId, {_SESSION_EXPR} AS session
+                    FROM otel_traces
+                    WHERE TraceId IN (SELECT TraceId FROM _recurscope_prune_traces)
+                       OR {_SESSION_EXPR} = $session
+                    """,
+                    params,
+                )
+            else:
+                con.execute(
+                    f"""
+                    CREATE OR REPLACE TEMP TABLE _recurscope_prune_spans AS
+                    SELECT TraceId, SpanId, IngestId, {_SESSION_EXPR} AS session
+                    FROM otel_traces WHERE "Timestamp" < $cutoff
+                    """,
+                    {"cutoff": cutoff},
+                )
+                con.execute(
+                    """
+                    CREATE OR REPLACE TEMP TABLE _recurscope_prune_traces AS
+                    SELECT DISTINCT TraceId FROM _recurscope_prune_spans
+                    """
+                )
+            con.execute(
+                """
+                CREATE OR REPLACE TEMP TABLE _recurscope_prune_sessions AS
+                SELECT DISTINCT session AS s FROM _recurscope_prune_spans WHERE session IS NOT NULL
+                """
+            )
+            traces = _count(con, "SELECT count(DISTINCT TraceId) FROM _recurscope_prune_spans", {})
+            spans = _count(
+                con,
+                """
+                DELETE FROM otel_traces t USING _recurscope_prune_spans p
+                WHERE t.TraceId = p.TraceId AND t.SpanId = p.SpanId
+                """,
+                {},
+            )
+            if mode == "session":
+                quarantine = _count(
+                    con,
+                    """
+                    DELETE FROM quarantine
+                    WHERE TraceId IN (SELECT TraceId FROM _recurscope_prune_traces)
+                       OR contains(Excerpt, '"' || $session || '"')
+                       OR (IngestId IN (SELECT IngestId FROM _recurscope_prune_spans)
+                           AND IngestId NOT IN (SELECT DISTINCT IngestId FROM otel_traces))
+                    """,
+                    params,
+                )
+            else:
+                quarantine = _count(
+                    con,
+                    "DELETE FROM quarantine WHERE QuarantinedAt < $cutoff",
+                    {"cutoff": cutoff},
+                )
+            has_sessions = _count(con, "SELECT count(*) FROM _recurscope_prune_sessions", {}) > 0
+            derived: list[TableCount] = []
+            for table, columns in _columns(con).items():
+                if table in _PROTECTED or table in ("otel_traces", "quarantine"):
+                    continue
+                if table.startswith("_recurscope_prune"):
+                    continue
+                conditions = _derived_conditions(columns, mode, has_sessions)
+                if not conditions:
+                    continue
+                deleted = _count(
+                    con, f"DELETE FROM {_ident(table)} WHERE " + " OR ".join(conditions), params
+                )
+                derived.append(TableCount(table, deleted))
+            remaining = tuple(find_mentions(con, session)) if session is not None else ()
+            for name in ("spans", "traces", "sessions"):
+                con.execute(f"DROP TABLE IF EXISTS _recurscope_prune_{name}")
+            con.execute("ROLLBACK" if dry_run else "COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        checkpointed = False
+        if checkpoint and not dry_run:
+            con.execute("CHECKPOINT")
+            checkpointed = True
+    return PruneReport(
+        mode=mode,
+        target=session if session is not None else (before.isoformat() if before else ""),
+        dry_run=dry_run,
+        spans=spans,
+        traces=traces,
+        quarantine=quarantine,
+        derived=tuple(derived),
+        remaining=remaining,
+        checkpointed=checkpointed,
+    )
+
+
+def rewrite_store(store: Store) -> tuple[int, int]:
+    """Copy the store into a fresh file and rename it over the store's path.
+
+    Call while holding the store open for writing: no other process can
+    write the old file between the copy and the rename, and new openers get
+    the new file. The caller closes ``store`` afterwards (its connection
+    still points at the old, now unlinked, file). Returns the sizes
+    (before, after) in bytes.
+    """
+    path = store.path
+    if str(path) == ":memory:" or not path.is_file():
+        raise StoreError("only a store file can be rewritten")
+    before = path.stat().st_size
+    partial = path.with_name(f".{path.name}.prune-{os.getpid()}.tmp")
+    for leftover in (partial, partial.with_name(partial.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+    con = store.connection
+    with store._lock:
+        con.execute("CHECKPOINT")
+        row = con.execute("SELECT current_database()").fetchone()
+        assert row is not None
+        alias = "recurscope_prune_rewrite"
+        quoted = str(partial).replace("'", "''")
+        try:
+            con.execute(f"ATTACH '{quoted}' AS {alias}")
+            try:
+                con.execute(f"COPY FROM DATABASE {_ident(str(row[0]))} TO {alias}")
+            finally:
+                con.execute(f"DETACH {alias}")
+            fd = os.open(partial, os.O_RDONLY)
+            try:
+                os.fsync(fd)  # durable before it replaces the store
+            finally:
+                os.close(fd)
+            os.replace(partial, path)
+        except (duckdb.Error, OSError) as error:
+            partial.unlink(missing_ok=True)
+            raise StoreError(f"Cannot rewrite {path}: {error}") from None
+    return before, path.stat().st_size
+
+
+# --------------------------------------------------------------------------
+# The command line.
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope prune`` on the CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "prune",
+        help="delete spans older than a date, or everything of one session",
+        description=(
+            "Retention and deletion. --before DATE deletes spans that started before DATE, "
+            "quarantine rows recorded before it and the evidence rows built from them. "
+            "--session ID deletes everything of one session: its spans, host spans in its "
+            "traces, attributable quarantine rows, and every evidence row naming it. Then "
+            "the file is checkpointed and (by default for --session) rewritten so the "
+            "deleted values are gone from it, and the readers' snapshot is republished."
+        ),
+        epilog="Example: recurscope prune --session 3f2c9a --dry-run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--before", metavar="DATE", help="2026-01-31, 2026-01-31T12:00:00Z, or 30d / 12h / 2w ago"
+    )
+    which.add_argument("--session", metavar="ID", help="a gen_ai.conversation.id")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="report what would be deleted, delete nothing"
+    )
+    parser.add_argument(
+        "--rewrite",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="rewrite the file after deleting so no deleted value remains in it "
+        "(default: on for --session, off for --before)",
+    )
+    parser.add_argument(
+        "--lock-timeout",
+        type=float,
+        default=DEFAULT_LOCK_TIMEOUT,
+        metavar="SECONDS",
+        help=f"wait this long for another writer to release the store (default: "
+        f"{DEFAULT_LOCK_TIMEOUT:g})",
+    )
+    parser.set_defaults(func=run_prune_command)
+
+
+def run_prune_command(args: argparse.Namespace) -> int:
+    """The ``prune`` command: 0 on success, 1 when the store cannot be pruned."""
+    try:
+        before = parse_cutoff(args.before) if args.before is not None else None
+    except ValueError as error:
+        print(f"recurscope prune: error: {error}", file=sys.stderr)
+        return 2
+    rewrite = args.rewrite if args.rewrite is not None else args.session is not None
+    db = companions(args.db).db
+    if not db.exists():
+        print(f"recurscope prune: error: no store at {db}", file=sys.stderr)
+        return 1
+
+    def waiting(message: str) -> None:
+        print(f"recurscope prune: {message}", file=sys.stderr, flush=True)
+
+    try:
+        with open_for_writing(
+            db, kind="recurscope prune", lock_timeout=args.lock_timeout, on_wait=waiting
+        ) as writer:
+            report = prune(writer.store, session=args.session, before=before, dry_run=args.dry_run)
+            if report.changed and not args.dry_run:
+                writer.mark_dirty()
+                if rewrite:
+                    size_before, size_after = rewrite_store(writer.store)
+                    # The open connection still reads the old file: it must not
+                    # publish the snapshot; a fresh writer does it below.
+                    writer.publish_snapshots = False
+                    report = _with_sizes(report, size_before, size_after)
+        if report.rewritten and companions(db).snapshot.exists():
+            with open_for_writing(
+                db, kind="recurscope prune", lock_timeout=args.lock_timeout, on_wait=waiting
+            ) as writer:
+                writer.publish()
+    except PipelineError as error:
+        print(f"recurscope prune: error: {error}", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    return 0
+
+
+def _with_sizes(report: PruneReport, before: int, after: int) -> PruneReport:
+    return dataclasses.replace(report, rewritten=True, bytes_before=before, bytes_after=after)

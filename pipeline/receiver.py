@@ -1,0 +1,1508 @@
+"""``recurscope serve``: an OTLP/HTTP trace receiver whose 200 means "on disk".
+
+Any OpenTelemetry SDK or Collector can export spans to
+``http://127.0.0.1:4318/v1/traces`` (protobuf or JSON, optionally gzip or
+deflate). Each request is decoded (to answer 400 for garbage and to count
+rejected spans in ``partial_success``), appended to a durable spool
+(:mod:`.spool`) and ``fdatasync``\\ ed, and only then acknowledged. A
+background drainer moves spooled requests into the DuckDB store in large
+batches, holding the store only while it has work and handing it over to
+``recurscope ingest`` when that waits for it (:mod:`.access`). A ``kill -9``
+at any point loses no acknowledged span: the next start replays the spool,
+and the store's identity (TraceId, SpanId) plus a per-segment resume point
+make the replay exact. See ``docs/receiver.md``.
+
+Responses follow the OTLP/HTTP specification: ``ExportTraceServiceResponse``
+in the request's encoding on success (``partial_success`` counts spans that
+went to quarantine), a ``google.rpc.Status`` body on errors, 429/503 with
+``Retry-After`` when the spool is full or too many requests are in flight.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import hashlib
+import hmac
+import json
+import logging
+import math
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Final
+
+from .access import (
+    DEFAULT_SNAPSHOT_INTERVAL,
+    WriteSession,
+    companions,
+    describe_holder,
+    open_for_writing,
+    waiting_writers,
+)
+from .errors import IngestError, PipelineError, StoreLockedError
+from .otlp import DecodedBody, decode_request_body
+from .records import DecodeLimits, Position, Reason, Rejection, SpanRow
+from .spool import HEADER_SIZE, CorruptRegion, SegmentInfo, Spool, SpoolError, SpoolRecord
+from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
+
+__all__ = [
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "TOKEN_ENV_VAR",
+    "TRACES_PATH",
+    "Receiver",
+    "ReceiverConfig",
+    "ReceiverProcess",
+    "ReceiverStats",
+    "add_command",
+    "main",
+    "run_serve_command",
+]
+
+_log = logging.getLogger("recurscope.serve")
+
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_PORT: Final = 4318
+TRACES_PATH: Final = "/v1/traces"
+TOKEN_ENV_VAR: Final = "RECURSCOPE_TOKEN"
+"""Environment variable holding the bearer token clients must send (``--token``)."""
+
+DEFAULT_MAX_BODY_BYTES: Final = 20 * 1024 * 1024
+"""Largest request body as sent (the Collector's default ``max_request_body_size``)."""
+DEFAULT_MAX_DECOMPRESSED_BYTES: Final = 64 * 1024 * 1024
+"""Largest body after gzip/deflate (the Python exporter's own request cap)."""
+DEFAULT_MAX_BACKLOG_BYTES: Final = 512 * 1024 * 1024
+"""Spooled-but-not-stored bytes above which requests get 503 + Retry-After."""
+DEFAULT_MAX_IN_FLIGHT: Final = 64
+"""Requests processed at once; more get 429 + Retry-After."""
+DEFAULT_RETRY_AFTER_MAX: Final = 2
+"""Longest ``Retry-After`` sent, in seconds. The Python exporter gives up when the
+wait exceeds what is left of its 10 s timeout, and retries at most 5 times: a
+1-2 s hint keeps it retrying for 5-8 s instead of dropping the batch."""
+
+_PROTOBUF_TYPES: Final = frozenset({"application/x-protobuf", "application/protobuf"})
+_JSON_TYPE: Final = "application/json"
+_ENCODINGS: Final = frozenset({"", "identity", "gzip", "deflate", "x-gzip"})
+_BODY_FAILURES: Final = frozenset(
+    {
+        Reason.INVALID_JSON,
+        Reason.TRUNCATED_JSON,
+        Reason.INVALID_PROTOBUF,
+        Reason.INVALID_UTF8,
+        Reason.WRONG_TYPE,
+        Reason.INVALID_VALUE,
+        Reason.TOO_DEEPLY_NESTED,
+        Reason.CORRUPT_GZIP,
+        Reason.TRUNCATED_GZIP,
+        Reason.RECORD_TOO_LARGE,
+        Reason.DECOMPRESSION_LIMIT,
+    }
+)
+_TOO_LARGE: Final = frozenset({Reason.RECORD_TOO_LARGE, Reason.DECOMPRESSION_LIMIT})
+_FULL_BATCH_BYTES: Final = 4 * 1024 * 1024
+"""Spooled bytes that hold about a full drain batch: drain at once, do not wait."""
+_DISCARD_LIMIT: Final = 64 * 1024 * 1024
+"""An oversized body up to this size is read and dropped so the connection stays usable."""
+
+# google.rpc.Code values for the Status bodies (the spec lets clients ignore them).
+_GRPC_CODE: Final = {
+    400: 3,  # INVALID_ARGUMENT
+    401: 16,  # UNAUTHENTICATED
+    404: 5,  # NOT_FOUND
+    405: 12,  # UNIMPLEMENTED
+    411: 3,
+    413: 8,  # RESOURCE_EXHAUSTED
+    415: 3,
+    429: 8,
+    500: 13,  # INTERNAL
+    503: 14,  # UNAVAILABLE
+}
+
+
+# --------------------------------------------------------------------------
+# Configuration and counters.
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiverConfig:
+    """How ``recurscope serve`` runs; every field has a ``--flag`` of the same name."""
+
+    db_path: Path = DEFAULT_DB_PATH
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    """0 picks a free port (printed when listening)."""
+    spool_dir: Path | None = None
+    """Default: beside the store (``data/recurscope.spool``)."""
+    token: str | None = None
+    """When set, requests need ``Authorization: Bearer <token>``."""
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_decompressed_bytes: int = DEFAULT_MAX_DECOMPRESSED_BYTES
+    max_backlog_bytes: int = DEFAULT_MAX_BACKLOG_BYTES
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    retry_after_max: int = DEFAULT_RETRY_AFTER_MAX
+    batch_spans: int = 10_000
+    """Spans per store transaction when draining."""
+    idle_release: float = 1.0
+    """Seconds without new spans after which the drainer lets go of the store."""
+    drain_interval: float = 0.25
+    """Least time between two drain transactions unless a full batch waits."""
+    snapshot_interval: float = DEFAULT_SNAPSHOT_INTERVAL
+    shutdown_timeout: float = 60.0
+    """On SIGTERM, how long to keep trying to store the spool before leaving it for next time."""
+    cache_spans: int = 200_000
+    """Decoded spans kept in memory for the drainer (beyond that it decodes again)."""
+    segment_bytes: int = 64 * 1024 * 1024
+    request_timeout: float = 30.0
+    """Socket timeout: a client that stalls mid-request this long is disconnected."""
+
+    @property
+    def limits(self) -> DecodeLimits:
+        return DecodeLimits(
+            max_record_bytes=self.max_decompressed_bytes,
+            max_decompressed_bytes=self.max_decompressed_bytes,
+        )
+
+    @property
+    def spool_path(self) -> Path:
+        return self.spool_dir if self.spool_dir is not None else companions(self.db_path).spool
+
+
+@dataclass(slots=True)
+class ReceiverStats:
+    """Counters since start (read them under :attr:`lock`)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    requests: int = 0
+    spans_acknowledged: int = 0
+    spans_rejected: int = 0
+    bad_requests: int = 0
+    throttled: int = 0
+    spans_stored: int = 0
+    duplicates: int = 0
+    quarantined: int = 0
+    replayed_segments: int = 0
+
+    def add(self, **counts: int) -> None:
+        with self.lock:
+            for name, value in counts.items():
+                setattr(self, name, getattr(self, name) + value)
+
+    def snapshot(self) -> dict[str, int]:
+        with self.lock:
+            return {
+                f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "lock"
+            }
+
+
+# --------------------------------------------------------------------------
+# Bodies.
+
+
+def _media_type(content_type: str | None) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def _inflate(body: bytes, limits: DecodeLimits) -> bytes | Rejection:
+    """Undo ``Content-Encoding: deflate`` (zlib, or raw deflate as some clients send)."""
+    for wbits in (zlib.MAX_WBITS, -zlib.MAX_WBITS):
+        decompressor = zlib.decompressobj(wbits)
+        out = bytearray()
+        try:
+            pending = body
+            while pending:
+                out += decompressor.decompress(pending, 1 << 20)
+                pending = decompressor.unconsumed_tail
+                if len(out) > limits.max_decompressed_bytes:
+                    return Rejection(
+                        Reason.DECOMPRESSION_LIMIT,
+                        f"deflated body expands past {limits.max_decompressed_bytes} bytes "
+                        "(--max-decompressed-bytes)",
+                        body[: limits.excerpt_bytes],
+                        Position(byte_offset=0),
+                    )
+            out += decompressor.flush()
+        except zlib.error:
+            continue
+        return bytes(out)
+    return Rejection(
+        Reason.CORRUPT_GZIP,
+        "Content-Encoding says deflate but the body does not inflate",
+        body[: limits.excerpt_bytes],
+        Position(byte_offset=0),
+    )
+
+
+def decode_body(
+    body: bytes, content_type: str, content_encoding: str | None, limits: DecodeLimits
+) -> DecodedBody:
+    """Decode one ``/v1/traces`` body; raises :class:`IngestError` for unsupported headers."""
+    encoding = (content_encoding or "").strip().lower()
+    if encoding == "deflate":
+        inflated = _inflate(body, limits)
+        if isinstance(inflated, Rejection):
+            return DecodedBody((), (inflated,))
+        body, encoding = inflated, "identity"
+    elif encoding == "x-gzip":
+        encoding = "gzip"
+    return decode_request_body(
+        body, content_type=content_type, content_encoding=encoding or None, limits=limits
+    )
+
+
+def _body_failure(decoded: DecodedBody) -> Rejection | None:
+    """The rejection that makes the whole body unreadable (answer 400/413), if any."""
+    if decoded.rows:
+        return None
+    for rejection in decoded.rejections:
+        if rejection.position.span_index is None and rejection.reason in _BODY_FAILURES:
+            return rejection
+    return None
+
+
+def _rejected(decoded: DecodedBody) -> tuple[int, Counter[str]]:
+    """Spans that will land in quarantine: decoder rejections plus rows the store refuses."""
+    reasons: Counter[str] = Counter(str(r.reason) for r in decoded.rejections)
+    for row in decoded.rows:
+        problem = check_row(row)
+        if problem is not None:
+            reasons[str(problem.reason)] += 1
+    return sum(reasons.values()), reasons
+
+
+def _status_body(status: int, message: str, json_mode: bool) -> bytes:
+    code = _GRPC_CODE.get(status, 2)  # 2 = UNKNOWN
+    if json_mode:
+        return json.dumps({"code": code, "message": message}).encode()
+    from google.rpc import status_pb2
+
+    result: bytes = status_pb2.Status(code=code, message=message).SerializeToString()
+    return result
+
+
+def _success_body(rejected: int, message: str, json_mode: bool) -> bytes:
+    if json_mode:
+        if not rejected:
+            return b"{}"
+        # proto3 JSON writes int64 as a decimal string.
+        partial = {"rejectedSpans": str(rejected), "errorMessage": message}
+        return json.dumps({"partialSuccess": partial}).encode()
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceResponse,
+    )
+
+    response = ExportTraceServiceResponse()
+    if rejected:
+        response.partial_success.rejected_spans = rejected
+        response.partial_success.error_message = message
+    result: bytes = response.SerializeToString()
+    return result
+
+
+# --------------------------------------------------------------------------
+# The drainer: spool -> store.
+
+
+@dataclass(slots=True)
+class _SegmentRun:
+    """Drain progress of one segment, mirrored by its ``ingest_log`` row
+    (``ResumeOffset`` = ``offset``, ``ResumeLine`` = ``records``)."""
+
+    source: str
+    offset: int
+    records: int
+    digest: Any  # hashlib sha256 of the segment's bytes [0, offset)
+    ingest_id: int | None = None
+    finished: bool = False
+
+
+class _Drainer:
+    """Moves spooled requests into the store; the only thread that touches DuckDB.
+
+    It holds the store while there is work and lets go when another writer
+    waits (``recurscope ingest``: it hands over at once and waits until that
+    writer has the file), when idle for ``idle_release`` seconds (so readers
+    get the live file), and at shutdown. Every hold ends with a snapshot if
+    data changed (:class:`~recurscope.pipeline.access.WriteSession`).
+    """
+
+    def __init__(
+        self, config: ReceiverConfig, spool: Spool, stats: ReceiverStats, name: str
+    ) -> None:
+        self.config = config
+        self.spool = spool
+        self.stats = stats
+        self.name = name
+        self.session: WriteSession | None = None
+        self.blocked_by: str | None = None
+        """Who holds the store while the drainer waits for it (``None``: not waiting)."""
+        self.rate = 0.0
+        """Recent drain speed in spool bytes per second (for Retry-After)."""
+        self._runs: dict[int, _SegmentRun] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="recurscope-drainer")
+        self._last_work = time.monotonic()
+        self._last_drain = 0.0
+        self._failures = 0
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self, session: WriteSession | None) -> None:
+        self.session = session
+        self._thread.start()
+
+    def stop(self, timeout: float) -> bool:
+        """Stop the loop, store everything spooled (within ``timeout``); True if empty."""
+        self._stop.set()
+        self.spool.appended.set()
+        self._thread.join()
+        deadline = time.monotonic() + timeout
+        with contextlib.suppress(SpoolError):
+            self.spool.seal_active()
+        while time.monotonic() < deadline:
+            try:
+                if self.session is None and not self._acquire(deadline - time.monotonic()):
+                    continue
+                self._drain(final=True)
+                break
+            except PipelineError as error:
+                _log.error("could not store spooled spans: %s", error)
+                self._release()
+                time.sleep(min(1.0, max(deadline - time.monotonic(), 0.0)))
+        self._release()
+        return self.spool.backlog_bytes == 0
+
+    # -- the loop ----------------------------------------------------------
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.spool.appended.wait(timeout=0.2)
+            self.spool.appended.clear()
+            if self._stop.is_set():
+                break
+            try:
+                self._cycle()
+                self._failures = 0
+            except Exception as error:
+                # The spool keeps the data: report, let go of the store, retry later.
+                self._failures += 1
+                if isinstance(error, PipelineError):
+                    _log.error("could not store spooled spans (will retry): %s", error)
+                else:  # pragma: no cover - a bug; keep serving, the spool is safe
+                    _log.exception("drainer failed (will retry); spooled spans are kept")
+                with contextlib.suppress(Exception):
+                    self._release()
+                self._stop.wait(min(0.5 * 2**self._failures, 30.0))
+
+    def _cycle(self) -> None:
+        segments = self.spool.segments()
+        if any(_pending(info) for info in segments):
+            self._last_work = time.monotonic()
+            # Batch up: one transaction per drain_interval unless a full batch
+            # is waiting. The store's anti-join costs per batch, not per span.
+            wait = self._last_drain + self.config.drain_interval - time.monotonic()
+            if wait > 0 and self.spool.backlog_bytes < _FULL_BATCH_BYTES:
+                self._stop.wait(wait)
+            if self.session is None and not self._acquire(0.5):
+                return
+            self._drain(final=False)
+            self._last_drain = time.monotonic()
+        session = self.session
+        if session is None:
+            return
+        waiting = session.others_waiting()
+        if waiting:
+            _log.info("handing the store over to %s; spans are spooled meanwhile", waiting[0])
+            self._release()
+            self._await_hand_over()
+            return
+        idle = time.monotonic() - self._last_work
+        if idle >= self.config.idle_release and session.release_due:
+            # Quiet: let readers at the live file (closing publishes a snapshot).
+            self._release()
+            return
+        session.maybe_publish()
+
+    def _await_hand_over(self) -> None:
+        """Wait until the writer we let go for has the store (or gave up), at most 5 s."""
+        deadline = time.monotonic() + 5.0
+        while (
+            not self._stop.is_set()
+            and time.monotonic() < deadline
+            and waiting_writers(self.config.db_path)
+        ):
+            self._stop.wait(0.05)
+
+    def _acquire(self, wait: float) -> bool:
+        try:
+            self.session = open_for_writing(
+                self.config.db_path,
+                kind="recurscope serve",
+                lock_timeout=max(wait, 0.0),
+                releases="on request",
+                snapshot_interval=self.config.snapshot_interval,
+            )
+        except StoreLockedError as error:
+            holder = describe_holder(error)
+            if self.blocked_by != holder:
+                _log.info(
+                    "waiting for %s to release %s; acknowledged spans stay in the spool",
+                    holder,
+                    self.config.db_path,
+                )
+            self.blocked_by = holder
+            return False
+        if self.blocked_by is not None:
+            _log.info("%s is free again; storing the spool", self.config.db_path)
+        self.blocked_by = None
+        return True
+
+    def _release(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.session = None
+        try:
+            self._finish_drained(session)
+        finally:
+            try:
+                session.close()
+            except PipelineError as error:
+                _log.error("closing the store: %s", error)
+
+    # -- draining ------------------------------------------------------------
+
+    def _drain(self, *, final: bool) -> None:
+        session = self.session
+        assert session is not None
+        for info in self.spool.segments():
+            run = self._run_for(session, info)
+            complete = run.finished or run.offset >= info.durable_end
+            if not complete:
+                complete = self._drain_segment(session, info, run)
+            if info.sealed and complete:
+                self._finish_segment(session, info, run)
+            if not final and session.others_waiting():
+                return
+        if not final:
+            self._seal_if_drained()
+
+    def _seal_if_drained(self) -> None:
+        """Seal a fully stored active segment, so a quiet receiver leaves no file behind."""
+        for info in self.spool.segments():
+            if not info.sealed:
+                run = self._runs.get(info.seq)
+                if run is not None and HEADER_SIZE < run.offset == info.durable_end:
+                    self.spool.seal_active(only_if_size=run.offset)
+
+    def _finish_drained(self, session: WriteSession) -> None:
+        """Close the log rows of stored segments and delete them (before letting go)."""
+        self._seal_if_drained()
+        for info in self.spool.segments():
+            run = self._runs.get(info.seq)
+            if run is not None and info.sealed and run.offset >= info.durable_end:
+                self._finish_segment(session, info, run)
+
+    def _run_for(self, session: WriteSession, info: SegmentInfo) -> _SegmentRun:
+        run = self._runs.get(info.seq)
+        if run is not None:
+            return run
+        source = f"{self.name} segment {info.segment_id}"
+        offset, records, ingest_id, finished = HEADER_SIZE, 0, None, False
+        if info.leftover:
+            # Left by an earlier run: the store knows how far that one got, in
+            # the same transactions as the spans, so nothing is stored twice.
+            rows = session.store.query(
+                "SELECT IngestId, ResumeOffset, ResumeLine, Status FROM ingest_log "
+                "WHERE Source = ? ORDER BY IngestId DESC LIMIT 1",
+                [source],
+            )
+            if rows:
+                ingest_id = int(str(rows[0][0]))
+                if rows[0][1] is not None:
+                    offset = int(str(rows[0][1]))
+                records = int(str(rows[0][2] or 0))
+                finished = rows[0][3] == "ok"
+            self.stats.add(replayed_segments=1)
+        digest = hashlib.sha256()
+        _hash_range(info.path, 0, offset, digest)
+        run = _SegmentRun(source, offset, records, digest, ingest_id, finished)
+        self._runs[info.seq] = run
+        self.spool.mark_drained(info.seq, offset)
+        return run
+
+    def _drain_segment(self, session: WriteSession, info: SegmentInfo, run: _SegmentRun) -> bool:
+        """Store the segment's records from the run's offset; True if it reached the end."""
+        rows: list[SpanRow] = []
+        rejections: list[Rejection] = []
+        batch_end = run.offset
+        batch_records = 0
+        started = time.monotonic()
+        begin = run.offset
+        complete = True
+        for item in self.spool.read(info.seq, run.offset, info.durable_end):
+            if isinstance(item, CorruptRegion):
+                _log.error(
+                    "spool segment %s: %d bytes at offset %d failed their checksum (%s); kept "
+                    "in %s",
+                    info.path.name,
+                    item.end - item.offset,
+                    item.offset,
+                    item.detail,
+                    self.spool.directory / "corrupt",
+                )
+                batch_end = item.end
+                continue
+            batch_records += 1
+            decoded = self._decoded(item, run.records + batch_records)
+            rows.extend(decoded.rows)
+            rejections.extend(decoded.rejections)
+            batch_end = item.end
+            if len(rows) + len(rejections) >= self.config.batch_spans:
+                self._commit(session, info, run, rows, rejections, batch_end, batch_records)
+                rows, rejections, batch_records = [], [], 0
+                if not self._stop.is_set() and session.others_waiting():
+                    complete = False
+                    break
+        if complete and batch_end > run.offset:
+            self._commit(session, info, run, rows, rejections, batch_end, batch_records)
+        elapsed = time.monotonic() - started
+        if run.offset > begin and elapsed > 0:
+            current = (run.offset - begin) / elapsed
+            self.rate = current if self.rate == 0 else 0.7 * self.rate + 0.3 * current
+        return complete
+
+    def _decoded(self, record: SpoolRecord, number: int) -> DecodedBody:
+        decoded = record.attachment
+        if not isinstance(decoded, DecodedBody):
+            try:
+                decoded = decode_body(
+                    record.body, record.content_type, record.content_encoding, self.config.limits
+                )
+            except IngestError as error:
+                rejection = Rejection(
+                    Reason.UNRECOGNIZED_FORMAT,
+                    str(error),
+                    record.body[: self.config.limits.excerpt_bytes],
+                )
+                decoded = DecodedBody((), (rejection,))
+        if not decoded.rejections:
+            return decoded
+        # Quarantine rows name the request: Line = its number in the segment.
+        return DecodedBody(
+            decoded.rows,
+            tuple(
+                dataclasses.replace(r, position=dataclasses.replace(r.position, line=number))
+                for r in decoded.rejections
+            ),
+        )
+
+    def _commit(
+        self,
+        session: WriteSession,
+        info: SegmentInfo,
+        run: _SegmentRun,
+        rows: list[SpanRow],
+        rejections: list[Rejection],
+        end: int,
+        records: int,
+    ) -> None:
+        store = session.store
+        if run.ingest_id is None:
+            run.ingest_id = store.begin_ingest(run.source, "otlp-http").ingest_id
+        # The run may have begun under an earlier hold (or process): continue its row.
+        ingest_run = IngestRun(store, run.ingest_id, run.source, "otlp-http")
+        digest = run.digest.copy()
+        _hash_range(info.path, run.offset, end, digest)
+        # Spans, quarantine rows and the resume point commit together: a crash
+        # after this and before the segment is deleted replays nothing twice.
+        result = ingest_run.write(
+            rows,
+            rejections,
+            bytes_read=end - HEADER_SIZE,
+            resume=ResumeMark(end, run.records + records, digest.hexdigest()),
+            limits=self.config.limits,
+        )
+        run.digest = digest
+        run.offset = end
+        run.records += records
+        self.spool.mark_drained(info.seq, end)
+        session.after_write()
+        self.stats.add(
+            spans_stored=result.accepted,
+            duplicates=result.duplicates,
+            quarantined=result.quarantined,
+        )
+
+    def _finish_segment(self, session: WriteSession, info: SegmentInfo, run: _SegmentRun) -> None:
+        if run.ingest_id is not None and not run.finished:
+            IngestRun(session.store, run.ingest_id, run.source, "otlp-http").finish(
+                "ok", checksum=run.digest.hexdigest(), bytes_read=run.offset - HEADER_SIZE
+            )
+            session.mark_dirty()
+        run.finished = True
+        self.spool.remove(info.seq)
+        self._runs.pop(info.seq, None)
+
+
+def _pending(info: SegmentInfo) -> bool:
+    """Whether a segment still needs the drainer (records to store, or a file to delete)."""
+    return info.drained is None or info.drained < info.durable_end or info.sealed
+
+
+def _hash_range(path: Path, start: int, end: int, digest: Any) -> None:
+    """Feed bytes ``[start, end)`` of ``path`` to ``digest``."""
+    if end <= start:
+        return
+    with path.open("rb") as handle:
+        handle.seek(start)
+        remaining = end - start
+        while remaining:
+            chunk = handle.read(min(remaining, 1 << 20))
+            if not chunk:
+                break
+            digest.update(chunk)
+            remaining -= len(chunk)
+
+
+# --------------------------------------------------------------------------
+# HTTP.
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One connection; requests on it are handled one after another (keep-alive)."""
+
+    server: _Server
+    protocol_version = "HTTP/1.1"
+    server_version = "recurscope-serve"
+    sys_version = ""
+
+    def setup(self) -> None:
+        # A client that stalls mid-request (or idles on keep-alive) is dropped.
+        self.request.settimeout(self.server.receiver.config.request_timeout)
+        super().setup()
+        self._state_lock = threading.Lock()
+        self._busy = False
+        self._cut = False
+        self.server.track(self, True)
+
+    def finish(self) -> None:
+        self.server.track(self, False)
+        with contextlib.suppress(OSError):
+            super().finish()
+
+    def cut_if_idle(self) -> None:
+        """At shutdown: end a keep-alive connection that waits for its next request."""
+        with self._state_lock:
+            if not self._busy:
+                self._cut = True
+                with contextlib.suppress(OSError):
+                    self.connection.shutdown(socket.SHUT_RDWR)
+
+    def handle_one_request(self) -> None:
+        # BaseHTTPRequestHandler's own loop, with idle/busy tracking for a
+        # graceful shutdown and one dispatcher for every method.
+        try:
+            self.raw_requestline = self.rfile.readline(65537)
+        except (TimeoutError, OSError):
+            self.close_connection = True
+            return
+        with self._state_lock:
+            if self._cut or not self.raw_requestline:
+                self.close_connection = True
+                return
+            self._busy = True
+        try:
+            if len(self.raw_requestline) > 65536:
+                self.requestline = ""
+                self.request_version = ""
+                self.command = ""
+                self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
+                return
+            if not self.parse_request():
+                return
+            if self.server.receiver.stopping:
+                self.close_connection = True
+            self.server.receiver.handle(self)
+            with contextlib.suppress(OSError):
+                self.wfile.flush()
+        except (TimeoutError, ConnectionError, OSError) as error:
+            _log.debug("connection dropped: %s", error)
+            self.close_connection = True
+        finally:
+            with self._state_lock:
+                self._busy = False
+
+    def log_message(self, format: str, *args: Any) -> None:
+        _log.debug("%s %s", self.address_string(), format % args)
+
+
+class _Server(ThreadingHTTPServer):
+    # In-flight requests finish before shutdown completes (threads are joined).
+    daemon_threads = False
+    block_on_close = True
+    request_queue_size = 128
+
+    def __init__(self, address: tuple[str, int], receiver: Receiver) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.receiver = receiver
+        self._connections: set[_Handler] = set()
+        self._connections_lock = threading.Lock()
+        super().__init__(address, _Handler)
+
+    def track(self, handler: _Handler, alive: bool) -> None:
+        with self._connections_lock:
+            if alive:
+                self._connections.add(handler)
+            else:
+                self._connections.discard(handler)
+
+    def cut_idle_connections(self) -> None:
+        with self._connections_lock:
+            handlers = list(self._connections)
+        for handler in handlers:
+            handler.cut_if_idle()
+
+
+class Receiver:
+    """The receiver: HTTP server, spool and drainer. ``start()``, then ``stop()``."""
+
+    def __init__(self, config: ReceiverConfig) -> None:
+        self.config = config
+        self.stats = ReceiverStats()
+        self.stopping = False
+        self.spool: Spool | None = None
+        self._server: _Server | None = None
+        self._serve_thread: threading.Thread | None = None
+        self._drainer: _Drainer | None = None
+        self._in_flight = threading.BoundedSemaphore(config.max_in_flight)
+        self._token = config.token.encode() if config.token else None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """``(host, port)`` actually listened on (the port is real even with ``port=0``)."""
+        assert self._server is not None
+        host, port = self._server.server_address[:2]
+        return str(host), int(port)
+
+    @property
+    def url(self) -> str:
+        host, port = self.address
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}{TRACES_PATH}"
+
+    def start(self) -> None:
+        """Open the spool (replaying what an earlier run left) and start listening.
+
+        Raises :class:`SpoolError` / :class:`StoreError` (schema problems) /
+        ``OSError`` (port in use) with messages that say what to do.
+        """
+        config = self.config
+        spool = Spool.open(
+            config.spool_path,
+            segment_bytes=config.segment_bytes,
+            attachment_budget=config.cache_spans,
+        )
+        self.spool = spool
+        session: WriteSession | None = None
+        try:
+            leftover = spool.backlog_bytes
+            if leftover:
+                _log.info(
+                    "replaying %s of spooled requests left by an earlier run",
+                    _size_text(leftover),
+                )
+            # Check the store now, so a wrong --db fails at start, not in the
+            # background; a store that is merely busy is waited for later.
+            try:
+                session = open_for_writing(
+                    config.db_path,
+                    kind="recurscope serve",
+                    lock_timeout=0,
+                    releases="on request",
+                    snapshot_interval=config.snapshot_interval,
+                )
+            except StoreLockedError as error:
+                _log.info(
+                    "%s is busy (%s); spans are acknowledged into the spool and stored "
+                    "when it is free",
+                    config.db_path,
+                    error.holder_kind,
+                )
+            name = "otlp-http"
+            self._drainer = _Drainer(config, spool, self.stats, name)
+            self._server = _Server((config.host, config.port), self)
+            self._drainer.start(session)
+        except BaseException:
+            if session is not None:
+                session.close()
+            spool.close()
+            raise
+        self._serve_thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.2},
+            name="recurscope-http",
+        )
+        self._serve_thread.start()
+
+    def stop(self) -> bool:
+        """Stop accepting, finish in-flight requests, store the spool, close the store.
+
+        Returns True when everything spooled reached the store (False: it stays
+        in the spool and is stored at the next start).
+        """
+        self.stopping = True
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.cut_idle_connections()
+            self._server.server_close()
+        if self._serve_thread is not None:
+            self._serve_thread.join()
+        empty = True
+        if self._drainer is not None:
+            empty = self._drainer.stop(self.config.shutdown_timeout)
+        if self.spool is not None:
+            self.spool.close()
+        return empty
+
+    # -- requests ----------------------------------------------------------------
+
+    def handle(self, request: _Handler) -> None:
+        path = request.path.split("?", 1)[0]
+        json_mode = _media_type(request.headers.get("Content-Type")) == _JSON_TYPE
+        if path != TRACES_PATH or request.command != "POST":
+            # Keep the keep-alive connection in step even for requests we refuse.
+            self._discard_body(request)
+        if path != TRACES_PATH:
+            hint = (
+                "recurscope stores traces only; send metrics and logs elsewhere"
+                if path in ("/v1/metrics", "/v1/logs")
+                else f"recurscope serve accepts OTLP/HTTP POST {TRACES_PATH}"
+            )
+            self._error(request, 404, f"{path} not found: {hint}", json_mode)
+            return
+        if request.command != "POST":
+            self._error(
+                request,
+                405,
+                f"{request.command} is not allowed on {TRACES_PATH}: POST an "
+                "ExportTraceServiceRequest",
+                json_mode,
+                headers={"Allow": "POST"},
+            )
+            return
+        self.stats.add(requests=1)
+        if not self._in_flight.acquire(blocking=False):
+            self.stats.add(throttled=1)
+            self._discard_body(request)
+            self._error(
+                request,
+                429,
+                f"more than {self.config.max_in_flight} requests in flight; retry shortly",
+                json_mode,
+                headers={"Retry-After": "1"},
+            )
+            return
+        try:
+            self._export(request, json_mode)
+        finally:
+            self._in_flight.release()
+
+    def _export(self, request: _Handler, json_mode: bool) -> None:
+        config = self.config
+        if self._token is not None:
+            sent = request.headers.get("Authorization", "")
+            scheme, _, credentials = sent.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(
+                credentials.strip().encode(), self._token
+            ):
+                self._discard_body(request)
+                self._error(
+                    request,
+                    401,
+                    "missing or wrong bearer token: send 'Authorization: Bearer <token>' "
+                    f"(the token given to recurscope serve with --token or ${TOKEN_ENV_VAR})",
+                    json_mode,
+                    headers={"WWW-Authenticate": 'Bearer realm="recurscope"'},
+                )
+                return
+        content_type = request.headers.get("Content-Type", "")
+        media = _media_type(content_type)
+        encoding = (request.headers.get("Content-Encoding") or "").strip().lower()
+        if media not in _PROTOBUF_TYPES and media != _JSON_TYPE:
+            self._discard_body(request)
+            self._error(
+                request,
+                415,
+                f"Content-Type {content_type!r} is not supported: OTLP/HTTP uses "
+                "application/x-protobuf or application/json",
+                json_mode,
+            )
+            return
+        if encoding not in _ENCODINGS:
+            self._discard_body(request)
+            self._error(
+                request,
+                415,
+                f"Content-Encoding {encoding!r} is not supported: send gzip, deflate or none",
+                json_mode,
+            )
+            return
+        body = self._read_body(request, json_mode)
+        if body is None:
+            return
+        spool = self.spool
+        assert spool is not None
+        backlog = spool.backlog_bytes
+        if backlog > config.max_backlog_bytes:
+            self.stats.add(throttled=1)
+            self._error(
+                request,
+                503,
+                f"{_size_text(backlog)} of spans wait to be stored (limit "
+                f"{_size_text(config.max_backlog_bytes)}, --max-backlog-bytes); retry shortly",
+                json_mode,
+                headers={"Retry-After": str(self._retry_after(backlog))},
+            )
+            return
+        if not body:
+            # An empty request carries no telemetry: success, nothing to store.
+            self._reply(request, 200, _success_body(0, "", json_mode), json_mode)
+            return
+        try:
+            decoded = decode_body(body, content_type, encoding or None, config.limits)
+        except IngestError as error:
+            self._error(request, 415, str(error), json_mode)
+            return
+        failure = _body_failure(decoded)
+        rejected, reasons = _rejected(decoded)
+        try:
+            # Bad bodies are spooled too (not awaited): they land in the
+            # quarantine table where an operator can see what was sent.
+            ticket = spool.append(
+                body,
+                content_type=content_type,
+                content_encoding=encoding or None,
+                attachment=decoded,
+                weight=decoded.records,
+            )
+            if failure is None:
+                spool.commit(ticket)
+        except SpoolError as error:
+            self.stats.add(throttled=1)
+            self._error(
+                request,
+                503,
+                f"could not spool the request: {error}",
+                json_mode,
+                headers={"Retry-After": str(config.retry_after_max)},
+            )
+            return
+        if failure is not None:
+            self.stats.add(bad_requests=1)
+            status = 413 if failure.reason in _TOO_LARGE else 400
+            self._error(
+                request,
+                status,
+                f"the body is not an OTLP ExportTraceServiceRequest ({failure.reason}): "
+                f"{failure.detail}",
+                json_mode,
+            )
+            return
+        accepted = len(decoded.rows) + len(decoded.rejections) - rejected
+        self.stats.add(spans_acknowledged=accepted, spans_rejected=rejected)
+        message = ""
+        if rejected:
+            detail = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+            message = (
+                f"{rejected} of {decoded.records} spans rejected ({detail}); they are kept in "
+                f"the quarantine table of {config.db_path} with the reason"
+            )
+        self._reply(request, 200, _success_body(rejected, message, json_mode), json_mode)
+
+    def _retry_after(self, backlog: int) -> int:
+        """Seconds to suggest: time to drain below the limit, within [1, retry_after_max]."""
+        drainer = self._drainer
+        top = self.config.retry_after_max
+        if drainer is None or drainer.blocked_by is not None or drainer.rate <= 0:
+            return top
+        excess = backlog - self.config.max_backlog_bytes / 2
+        return max(1, min(top, math.ceil(excess / drainer.rate)))
+
+    def _read_body(self, request: _Handler, json_mode: bool) -> bytes | None:
+        limit = self.config.max_body_bytes
+        if "chunked" in (request.headers.get("Transfer-Encoding") or "").lower():
+            return self._read_chunked(request, limit, json_mode)
+        length_text = request.headers.get("Content-Length")
+        if length_text is None:
+            self._error(request, 411, "send a Content-Length (or chunked) body", json_mode)
+            request.close_connection = True
+            return None
+        try:
+            length = int(length_text)
+            if length < 0:
+                raise ValueError(length_text)
+        except ValueError:
+            self._error(request, 400, f"bad Content-Length {length_text!r}", json_mode)
+            request.close_connection = True
+            return None
+        if length > limit:
+            self.stats.add(bad_requests=1)
+            if length <= _DISCARD_LIMIT:
+                self._skip(request, length)
+            else:
+                request.close_connection = True
+            self._error(
+                request,
+                413,
+                f"body of {length} bytes exceeds --max-body-bytes {limit}; send smaller "
+                "batches (e.g. BatchSpanProcessor max_export_batch_size)",
+                json_mode,
+            )
+            return None
+        body = request.rfile.read(length)
+        if len(body) < length:
+            request.close_connection = True
+            return None
+        return body
+
+    def _read_chunked(self, request: _Handler, limit: int, json_mode: bool) -> bytes | None:
+        parts: list[bytes] = []
+        total = 0
+        while True:
+            line = request.rfile.readline(1024)
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                request.close_connection = True
+                self._error(request, 400, "malformed chunked body", json_mode)
+                return None
+            if size == 0:
+                while request.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return b"".join(parts)
+            total += size
+            if total > limit:
+                request.close_connection = True
+                self._error(
+                    request,
+                    413,
+                    f"body exceeds --max-body-bytes {limit}; send smaller batches",
+                    json_mode,
+                )
+                return None
+            chunk = request.rfile.read(size)
+            request.rfile.readline(8)
+            if len(chunk) < size:
+                request.close_connection = True
+                return None
+            parts.append(chunk)
+
+    def _discard_body(self, request: _Handler) -> None:
+        """Read and drop the body, so the keep-alive connection stays in step."""
+        length_text = request.headers.get("Content-Length")
+        if "chunked" in (request.headers.get("Transfer-Encoding") or "").lower():
+            request.close_connection = True
+            return
+        try:
+            length = int(length_text or 0)
+        except ValueError:
+            request.close_connection = True
+            return
+        if 0 < length <= _DISCARD_LIMIT:
+            self._skip(request, length)
+        elif length:
+            request.close_connection = True
+
+    @staticmethod
+    def _skip(request: _Handler, length: int) -> None:
+        remaining = length
+        while remaining:
+            chunk = request.rfile.read(min(remaining, 1 << 20))
+            if not chunk:
+                request.close_connection = True
+                return
+            remaining -= len(chunk)
+
+    def _error(
+        self,
+        request: _Handler,
+        status: int,
+        message: str,
+        json_mode: bool,
+        *,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        if status >= 500 or status == 429:
+            _log.info("%d: %s", status, message)
+        else:
+            _log.debug("%d: %s", status, message)
+        self._reply(request, status, _status_body(status, message, json_mode), json_mode, headers)
+
+    @staticmethod
+    def _reply(
+        request: _Handler,
+        status: int,
+        body: bytes,
+        json_mode: bool,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        request.send_response(status)
+        request.send_header("Content-Type", _JSON_TYPE if json_mode else "application/x-protobuf")
+        request.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            request.send_header(name, value)
+        if request.close_connection:
+            request.send_header("Connection", "close")
+        request.end_headers()
+        if request.command != "HEAD":
+            request.wfile.write(body)
+
+
+def _size_text(size: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{size:,.0f} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
+        size /= 1024
+    return f"{size:,.1f} GiB"  # pragma: no cover
+
+
+# --------------------------------------------------------------------------
+# The command line.
+
+
+def _size(text: str) -> int:
+    from .ingest import _size as parse_size
+
+    return parse_size(text)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = ReceiverConfig()
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default: {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on; 0 picks a free one (default: {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"require 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV_VAR}, else none)",
+    )
+    parser.add_argument(
+        "--spool",
+        metavar="DIR",
+        help="where acknowledged requests wait to be stored (default: beside the store, "
+        "e.g. data/recurscope.spool)",
+    )
+    parser.add_argument(
+        "--max-body-bytes",
+        type=_size,
+        default=defaults.max_body_bytes,
+        metavar="SIZE",
+        help="largest request body as sent; larger gets 413 (default: 20MiB)",
+    )
+    parser.add_argument(
+        "--max-decompressed-bytes",
+        type=_size,
+        default=defaults.max_decompressed_bytes,
+        metavar="SIZE",
+        help="largest body after gzip/deflate; larger gets 413 (default: 64MiB)",
+    )
+    parser.add_argument(
+        "--max-backlog-bytes",
+        type=_size,
+        default=defaults.max_backlog_bytes,
+        metavar="SIZE",
+        help="spooled bytes not yet stored above which requests get 503 + Retry-After "
+        "(default: 512MiB)",
+    )
+    parser.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=defaults.max_in_flight,
+        metavar="N",
+        help=f"requests processed at once; more get 429 (default: {defaults.max_in_flight})",
+    )
+    parser.add_argument(
+        "--retry-after-max",
+        type=int,
+        default=defaults.retry_after_max,
+        metavar="SECONDS",
+        help="longest Retry-After to send; keep it short so exporters retry before their "
+        f"timeout (default: {defaults.retry_after_max})",
+    )
+    parser.add_argument(
+        "--snapshot-interval",
+        type=float,
+        default=defaults.snapshot_interval,
+        metavar="SECONDS",
+        help="least time between snapshots published for readers while busy "
+        f"(default: {defaults.snapshot_interval:g})",
+    )
+    parser.add_argument(
+        "--shutdown-timeout",
+        type=float,
+        default=defaults.shutdown_timeout,
+        metavar="SECONDS",
+        help="on SIGTERM/Ctrl-C, how long to try storing the spool before leaving the rest "
+        f"for the next start (default: {defaults.shutdown_timeout:g})",
+    )
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="log every request and drain step"
+    )
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope serve`` on the CLI's subparsers."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="receive OTLP/HTTP traces (protobuf or JSON) into the DuckDB store",
+        description=(
+            "Listen for OpenTelemetry spans on OTLP/HTTP (POST /v1/traces, protobuf or JSON, "
+            "gzip or deflate) and store them in the recurscope DuckDB store. A 200 means the "
+            "spans are on disk (a spool beside the store) and survive a crash; they reach "
+            "the store within a second or two, or as soon as another writer (recurscope "
+            "ingest) lets go of it. Stop with Ctrl-C or SIGTERM: in-flight requests finish "
+            "and the spool is stored first. Point exporters at it with "
+            "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318."
+        ),
+        epilog="Example: recurscope serve --db data/recurscope.duckdb --port 4318",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_arguments(parser)
+    parser.set_defaults(func=run_serve_command)
+
+
+def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
+    from .store import resolve_db_path
+
+    token = args.token or os.environ.get(TOKEN_ENV_VAR) or None
+    return ReceiverConfig(
+        db_path=resolve_db_path(args.db),
+        host=args.host,
+        port=args.port,
+        spool_dir=Path(args.spool) if args.spool else None,
+        token=token,
+        max_body_bytes=args.max_body_bytes,
+        max_decompressed_bytes=args.max_decompressed_bytes,
+        max_backlog_bytes=args.max_backlog_bytes,
+        max_in_flight=max(args.max_in_flight, 1),
+        retry_after_max=max(args.retry_after_max, 1),
+        snapshot_interval=args.snapshot_interval,
+        shutdown_timeout=args.shutdown_timeout,
+    )
+
+
+def run_serve_command(args: argparse.Namespace) -> int:
+    """The ``serve`` command: runs until SIGTERM/SIGINT; returns the exit code."""
+    if not _log.handlers:  # once per process, however often the command runs
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("recurscope serve: %(message)s"))
+        _log.addHandler(handler)
+        _log.propagate = False
+    _log.setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    config = _config_from_args(args)
+    receiver = Receiver(config)
+    try:
+        receiver.start()
+    except PipelineError as error:
+        print(f"recurscope serve: error: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(
+            f"recurscope serve: error: cannot listen on {config.host}:{config.port}: "
+            f"{error.strerror or error}. Another receiver or collector may use that port: "
+            "stop it, or pick another with --port.",
+            file=sys.stderr,
+        )
+        return 1
+    stop = threading.Event()
+    signals_seen = 0
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal signals_seen
+        signals_seen += 1
+        if signals_seen > 1:
+            # Acknowledged spans are in the spool; the next start stores them.
+            print(
+                f"recurscope serve: stopping now; spooled spans stay in {config.spool_path} "
+                "and are stored at the next start",
+                file=sys.stderr,
+                flush=True,
+            )
+            os._exit(1)
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    print(
+        f"recurscope serve: listening on {receiver.url} (store {config.db_path}, spool "
+        f"{config.spool_path}{', bearer token required' if config.token else ''})",
+        flush=True,
+    )
+    try:
+        while not stop.wait(0.5):
+            pass
+        print("recurscope serve: stopping: finishing requests and storing the spool", flush=True)
+        empty = receiver.stop()
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+    counts = receiver.stats.snapshot()
+    left = "" if empty else f"; spooled spans left in {config.spool_path} for the next start"
+    print(
+        f"recurscope serve: stopped: {counts['requests']:,} requests, "
+        f"{counts['spans_acknowledged']:,} spans acknowledged, {counts['spans_stored']:,} "
+        f"stored, {counts['duplicates']:,} duplicates, {counts['quarantined']:,} "
+        f"quarantined, {counts['throttled']:,} throttled{left}",
+        flush=True,
+    )
+    return 0
+
+
+class ReceiverProcess:
+    """``recurscope serve`` in a child process on a free loopback port (tests, benchmarks).
+
+    ::
+
+        with ReceiverProcess(db) as server:
+            exporter = OTLPSpanExporter(endpoint=server.endpoint)
+            ...
+            server.stop()          # SIGTERM: finish requests, store the spool; exit code
+    """
+
+    def __init__(
+        self,
+        db_path: str | os.PathLike[str],
+        *args: str,
+        env: dict[str, str] | None = None,
+        startup_timeout: float = 30.0,
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.args = args
+        self.env = env
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen[str] | None = None
+        self.endpoint = ""
+        """``http://127.0.0.1:PORT/v1/traces``."""
+        self.port = 0
+        self.output: list[str] = []
+        self._stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed in __exit__
+        self._stderr_text = ""
+
+    def start(self) -> ReceiverProcess:
+        """Start the server and wait for its "listening" line."""
+        command = [
+            sys.executable,
+            "-m",
+            "recurscope.pipeline.receiver",
+            "serve",
+            "--db",
+            str(self.db_path),
+            "--host",
+            DEFAULT_HOST,
+            "--port",
+            "0",
+            *self.args,
+        ]
+        environment = dict(os.environ if self.env is None else self.env)
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=environment
+        )
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
+            if ready:
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                self.output.append(line.rstrip("\n"))
+                if " listening on " in line:
+                    self.endpoint = line.split(" listening on ", 1)[1].split()[0]
+                    self.port = int(self.endpoint.rsplit(":", 1)[1].split("/", 1)[0])
+                    return self
+            elif self.process.poll() is not None:
+                break
+        self.kill()
+        raise RuntimeError(f"recurscope serve did not start: {self.stderr}")
+
+    @property
+    def stderr(self) -> str:
+        """Everything the server wrote to stderr so far (kept after the block ends)."""
+        if not self._stderr.closed:
+            self._stderr.seek(0)
+            self._stderr_text = self._stderr.read()
+        return self._stderr_text
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 90.0) -> int:
+        """Signal the server (SIGTERM: graceful) and return its exit code."""
+        process = self.process
+        assert process is not None
+        if process.poll() is None:
+            process.send_signal(sig)
+        try:
+            out, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, _ = process.communicate()
+        self.output.extend(out.splitlines())
+        return process.returncode
+
+    def kill(self) -> None:
+        """``kill -9``: no cleanup at all."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+
+    def __enter__(self) -> ReceiverProcess:
+        return self.start() if self.process is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+        _ = self.stderr
+        self._stderr.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m recurscope.pipeline.receiver [serve] [--db PATH] [--port N] ...``."""
+    parser = argparse.ArgumentParser(
+        prog="recurscope serve",
+        description="Receive OTLP/HTTP traces into the recurscope DuckDB store.",
+        epilog="Example: python -m recurscope.pipeline.receiver serve --db data/x.duckdb",
+    )
+    _add_arguments(parser)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["serve"]:
+        # Accepted so the process's command line says "serve" (lock messages
+        # name the holder from it).
+        arguments = arguments[1:]
+    return run_serve_command(parser.parse_args(arguments))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
