@@ -249,6 +249,7 @@ class WriteSession:
         releases: str,
         snapshot_interval: float,
         publish_snapshots: bool,
+        refresh: bool = True,
     ) -> None:
         self.store = store
         self.companions = comp
@@ -257,6 +258,8 @@ class WriteSession:
         self.publish_snapshots = publish_snapshots
         self.snapshots_published = 0
         self._dirty = False
+        self._changed_spans = False
+        self.refresh = refresh
         self._last_publish = time.monotonic()
         self._last_publish_seconds = 0.0
         self._closed = False
@@ -293,13 +296,18 @@ class WriteSession:
 
     # -- snapshots -------------------------------------------------------
 
-    def mark_dirty(self) -> None:
-        """Note that this session changed the store (any table), so closing publishes."""
+    def mark_dirty(self, *, spans: bool = False) -> None:
+        """Note that this session changed the store (any table), so closing publishes.
+
+        ``spans=True``: raw spans changed too, so the evidence is refreshed first.
+        """
         self._dirty = True
+        self._changed_spans = self._changed_spans or spans
 
     def after_write(self) -> None:
         """Call after each committed write: marks the store changed, maybe publishes."""
         self._dirty = True
+        self._changed_spans = True
         self.maybe_publish()
 
     @property
@@ -333,8 +341,27 @@ class WriteSession:
         self.publish()
         return True
 
+    def refresh_evidence(self) -> None:
+        """Bring the evidence tables up to date (incremental) before readers see the data.
+
+        Writers refresh, the dashboard and ``report`` only read: so every
+        snapshot a writer publishes, and the live file it lets go of, carries
+        evidence that matches its spans. A failing refresh is logged and
+        leaves the spans stored; the next writer's refresh catches up.
+        """
+        if not (self.refresh and self._changed_spans):
+            return
+        from .evidence import refresh
+
+        try:
+            refresh(self.store.connection)
+            self._changed_spans = False
+        except Exception as error:  # the spans are committed; evidence catches up later
+            _log.warning("could not refresh the evidence tables: %s", error)
+
     def publish(self) -> Path:
         """Publish a snapshot now (``<db>.snapshot.duckdb``, replaced atomically)."""
+        self.refresh_evidence()
         self._remove_stale_partials()
         started = time.monotonic()
         path = self.store.snapshot(self.companions.snapshot)
@@ -375,6 +402,7 @@ class WriteSession:
             return
         self._closed = True
         try:
+            self.refresh_evidence()
             if self.publish_snapshots and self._dirty:
                 try:
                     self.publish()
@@ -451,6 +479,7 @@ def open_for_writing(
     releases: str = "when done",
     snapshot_interval: float = DEFAULT_SNAPSHOT_INTERVAL,
     publish_snapshots: bool = True,
+    refresh_evidence: bool = True,
 ) -> WriteSession:
     """Open the store for writing, waiting up to ``lock_timeout`` s for the holder to let go.
 
@@ -515,6 +544,7 @@ def open_for_writing(
                 releases=releases,
                 snapshot_interval=snapshot_interval,
                 publish_snapshots=publish_snapshots,
+                refresh=refresh_evidence,
             )
         except BaseException:
             store.close()

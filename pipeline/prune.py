@@ -514,18 +514,21 @@ def run_prune_command(args: argparse.Namespace) -> int:
         ) as writer:
             report = prune(writer.store, session=args.session, before=before, dry_run=args.dry_run)
             if report.changed and not args.dry_run:
-                writer.mark_dirty()
+                writer.mark_dirty(spans=True)
                 if rewrite:
                     size_before, size_after = rewrite_store(writer.store)
                     # The open connection still reads the old file: it must not
-                    # publish the snapshot; a fresh writer does it below.
+                    # refresh or publish; a fresh writer does both below.
                     writer.publish_snapshots = False
+                    writer.refresh = False
                     report = _with_sizes(report, size_before, size_after)
-        if report.rewritten and companions(db).snapshot.exists():
+        if report.rewritten:
             with open_for_writing(
                 db, kind="recurscope prune", lock_timeout=args.lock_timeout, on_wait=waiting
             ) as writer:
-                writer.publish()
+                writer.mark_dirty(spans=True)
+                if companions(db).snapshot.exists():
+                    writer.publish()
     except PipelineError as error:
         print(f"recurscope prune: error: {error}", file=sys.stderr)
         return 1
