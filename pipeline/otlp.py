@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import itertools
 import json
 import math
 import re
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
 
+import orjson
 from google.protobuf.message import DecodeError
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
@@ -48,12 +50,15 @@ __all__ = [
     "SPAN_KIND_NAMES",
     "STATUS_CODE_NAMES",
     "DecodedBody",
+    "ParsedJson",
     "decode_json_bytes",
     "decode_proto_bytes",
     "decode_request_body",
     "format_double",
     "iter_json_request",
+    "iter_parsed_request",
     "iter_proto_request",
+    "parse_json",
 ]
 
 Item = SpanRow | Rejection
@@ -70,6 +75,8 @@ SPAN_KIND_NAMES: Final[Mapping[int, str]] = {
 
 STATUS_CODE_NAMES: Final[Mapping[int, str]] = {0: "Unset", 1: "Ok", 2: "Error"}
 """``Status.code`` as the ClickHouse exporter stores it (``ptrace.StatusCode.String()``)."""
+
+_KIND_TEXT: Final = tuple(SPAN_KIND_NAMES[number] for number in range(6))
 
 # Enum names a JSON sender may use instead of numbers (the Collector accepts both).
 _KIND_ENUM: Final = {
@@ -89,6 +96,10 @@ _INT32_MIN: Final = -(2**31)
 _INT32_MAX: Final = 2**31 - 1
 
 _HEX_RE: Final = re.compile(r"[0-9a-fA-F]*")
+_TRACE_ID_OK: Final = re.compile(r"[0-9a-f]{32}").fullmatch
+_SPAN_ID_OK: Final = re.compile(r"[0-9a-f]{16}").fullmatch
+_ZERO_TRACE_ID: Final = "0" * 32
+_ZERO_SPAN_ID: Final = "0" * 16
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")
 # What Go's strconv.ParseFloat accepts for a quoted double, minus hex floats.
 _FLOAT_RE: Final = re.compile(
@@ -305,8 +316,13 @@ def _json_uint64(value: Any, what: str) -> int:
 
 
 def _json_double(value: Any, what: str) -> float:
-    if type(value) is int or type(value) is float:
-        return float(value)
+    if type(value) is float:
+        return value
+    if type(value) is int:
+        try:
+            return float(value)
+        except OverflowError:  # an integer literal with hundreds of digits
+            raise _Bad(Reason.INVALID_VALUE, f"{what} is out of range for a double") from None
     if isinstance(value, str):
         if not _FLOAT_RE.fullmatch(value):
             raise _Bad(Reason.INVALID_VALUE, f"{what} {value[:40]!r} is not a number")
@@ -406,11 +422,14 @@ def _one_of(value: Any, key: str) -> tuple[int, Any]:
 class _JsonValues:
     """Decodes OTLP JSON ``AnyValue`` objects with the limits of one decode."""
 
-    __slots__ = ("cap", "depth", "has_double", "limits")
+    __slots__ = ("cap", "depth", "has_double", "limits", "short")
 
     def __init__(self, limits: DecodeLimits) -> None:
         self.limits = limits
         self.cap = limits.max_attribute_bytes
+        # A text of at most cap // 4 characters is at most cap UTF-8 bytes:
+        # such values need no size check.
+        self.short = self.cap // 4
         self.depth = limits.max_nesting_depth
         self.has_double = False
 
@@ -526,28 +545,75 @@ class _JsonValues:
             mapping[inner_key] = self._raw(*_one_of(entry.get("value"), key), key, depth + 1)
         return mapping
 
-    def attributes(self, value: Any, what: str) -> tuple[Mapping[str, str], str]:
-        """(encoded map, first ``service.name`` string value or '')."""
-        if not value and (value is None or type(value) is list):
-            return EMPTY_ATTRIBUTES, ""
+    def encode(self, value: Any, what: str) -> Mapping[str, str]:
+        """An OTLP JSON attribute list -> the exporter's map (a repeated key keeps the last value).
+
+        This loop runs for every attribute of every span, so the shapes
+        exporters write (``{"key": k, "value": {"stringValue": s}}``, canonical
+        decimal ``intValue`` strings, booleans) are handled inline; anything
+        else goes through :meth:`as_string`, which has every check and message.
+        """
         if type(value) is not list:
+            if value is None:
+                return EMPTY_ATTRIBUTES
             raise _Bad(Reason.WRONG_TYPE, f"{what} must be an array, got {_json_type(value)}")
+        if not value:
+            return EMPTY_ATTRIBUTES
         result: dict[str, str] = {}
-        service_name: str | None = None
-        as_string = self.as_string
+        short = self.short
         for kv in value:
+            try:
+                key = kv["key"]
+                # One member exactly: with more, the oneof's last one wins (slow path).
+                ((member, payload),) = kv["value"].items()
+            except (TypeError, KeyError, ValueError, AttributeError):
+                pass  # not an object, a missing key or value, an empty value: slow path
+            else:
+                if type(key) is str:
+                    if member == "stringValue":
+                        if type(payload) is str and len(payload) <= short:
+                            result[key] = payload
+                            continue
+                    elif member == "intValue":
+                        # Up to 18 digits without a leading zero: already the
+                        # canonical int64 text, which str(int(...)) would give back.
+                        if (
+                            type(payload) is str
+                            and 0 < len(payload) <= 18
+                            and len(payload) <= short
+                            and payload.isdigit()
+                            and payload.isascii()
+                            and (payload[0] != "0" or len(payload) == 1)
+                        ):
+                            result[key] = payload
+                            continue
+                    elif member == "boolValue" and short >= 5:
+                        if payload is True:
+                            result[key] = "true"
+                            continue
+                        if payload is False:
+                            result[key] = "false"
+                            continue
             if type(kv) is not dict:
                 raise _Bad(Reason.WRONG_TYPE, f"{what} entries must be objects")
             key = kv.get("key")
             if type(key) is not str:
                 key = _expect_str(key, f"{what} key")
-            text, is_str = as_string(kv.get("value"), key)
-            # ClickHouse's exporter builds a Go map: a repeated key keeps the last value.
-            result[key] = text
-            # ...but ServiceName comes from Map.Get, which finds the first one.
-            if key == "service.name" and service_name is None:
-                service_name = text if is_str else ""
-        return result, service_name or ""
+            result[key] = self.as_string(kv.get("value"), key)[0]
+        return result
+
+    def attributes(self, value: Any, what: str) -> tuple[Mapping[str, str], str]:
+        """(encoded map, first ``service.name`` string value or '')."""
+        encoded = self.encode(value, what)
+        if "service.name" not in encoded:
+            return encoded, ""
+        # ServiceName comes from Map.Get, which finds the *first* service.name
+        # (the map keeps the last), and only a stringValue counts.
+        for kv in value:
+            if type(kv) is dict and kv.get("key") == "service.name":
+                text, is_str = self.as_string(kv.get("value"), "service.name")
+                return encoded, text if is_str else ""
+        return encoded, ""  # pragma: no cover - the key is in the map, so some entry has it
 
 
 def _has_lone_surrogate(text: str) -> bool:
@@ -695,7 +761,7 @@ def iter_json_request(
                             ss_obj, "instrumentationLibrary", "instrumentation_library"
                         )
                     scope_obj = _expect_obj(scope_raw, "scope")
-                    scope_attributes, _ = values.attributes(
+                    scope_attributes = values.encode(
                         scope_obj.get("attributes"), "scope attributes"
                     )
                     scope = _Scope(
@@ -774,10 +840,23 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
     parent_raw = get("parentSpanId")
     if parent_raw is None:
         parent_raw = get("parent_span_id")
-    trace_id = _json_id(trace_raw, 16, "traceId", required=True)
-    span_id = _json_id(span_raw, 8, "spanId", required=True)
-    parent = "" if parent_raw is None else _json_id(parent_raw, 8, "parentSpanId", required=False)
-    attributes, _ = values.attributes(get("attributes"), "span attributes")
+    # Fast path: lower-case hex of the right length, not all zero (what
+    # exporters write); anything else gets _json_id's checks and messages.
+    if type(trace_raw) is str and _TRACE_ID_OK(trace_raw) and trace_raw != _ZERO_TRACE_ID:
+        trace_id = trace_raw
+    else:
+        trace_id = _json_id(trace_raw, 16, "traceId", required=True)
+    if type(span_raw) is str and _SPAN_ID_OK(span_raw) and span_raw != _ZERO_SPAN_ID:
+        span_id = span_raw
+    else:
+        span_id = _json_id(span_raw, 8, "spanId", required=True)
+    if parent_raw is None:
+        parent = ""
+    elif type(parent_raw) is str and _SPAN_ID_OK(parent_raw) and parent_raw != _ZERO_SPAN_ID:
+        parent = parent_raw
+    else:
+        parent = _json_id(parent_raw, 8, "parentSpanId", required=False)
+    attributes = values.encode(get("attributes"), "span attributes")
     status = get("status")
     if status:
         status = _expect_obj(status, "status")
@@ -787,7 +866,11 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
         if status is not None and type(status) is not dict:
             raise _Bad(Reason.WRONG_TYPE, f"status must be an object, got {_json_type(status)}")
         status_number, status_message = 0, ""
-    kind_number = _json_enum(get("kind"), _KIND_ENUM, "kind")
+    kind_raw = get("kind")
+    if type(kind_raw) is int and 0 <= kind_raw <= 5:
+        kind = _KIND_TEXT[kind_raw]
+    else:
+        kind = SPAN_KIND_NAMES.get(_json_enum(kind_raw, _KIND_ENUM, "kind"), "")
     name = get("name")
     if type(name) is not str:
         name = _expect_str(name, "name")
@@ -809,7 +892,7 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
         event_list: list[EventRow] = []
         for event in _expect_list(raw_events, "events"):
             event_obj = _expect_obj(event, "event")
-            event_attributes, _ = values.attributes(event_obj.get("attributes"), "event attributes")
+            event_attributes = values.encode(event_obj.get("attributes"), "event attributes")
             event_list.append(
                 EventRow(
                     _json_uint64(_get(event_obj, "timeUnixNano", "time_unix_nano"), "event time"),
@@ -826,7 +909,7 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
         link_list: list[LinkRow] = []
         for link in _expect_list(raw_links, "links"):
             link_obj = _expect_obj(link, "link")
-            link_attributes, _ = values.attributes(link_obj.get("attributes"), "link attributes")
+            link_attributes = values.encode(link_obj.get("attributes"), "link attributes")
             link_list.append(
                 LinkRow(
                     _json_id(
@@ -840,27 +923,32 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
         links = tuple(link_list)
     elif raw_links is not None and type(raw_links) is not list:
         raise _Bad(Reason.WRONG_TYPE, f"links must be an array, got {_json_type(raw_links)}")
+    # Positional: keyword arguments cost a measurable share of a span's decode.
     return SpanRow(
-        trace_id=trace_id,
-        span_id=span_id,
-        parent_span_id=parent,
-        name=name,
-        kind=SPAN_KIND_NAMES.get(kind_number, ""),
-        start_time_unix_nano=_json_uint64(start_raw, "startTimeUnixNano"),
-        end_time_unix_nano=_json_uint64(end_raw, "endTimeUnixNano"),
-        trace_state=trace_state,
-        service_name=scope.service_name,
-        resource_attributes=scope.resource_attributes,
-        scope_name=scope.scope_name,
-        scope_version=scope.scope_version,
-        scope_attributes=scope.scope_attributes,
-        attributes=attributes,
-        status_code=STATUS_CODE_NAMES.get(status_number, ""),
-        status_message=status_message,
-        events=events,
-        links=links,
-        position=position,
+        trace_id,
+        span_id,
+        parent,
+        name,
+        kind,
+        _json_uint64(start_raw, "startTimeUnixNano"),
+        _json_uint64(end_raw, "endTimeUnixNano"),
+        trace_state,
+        scope.service_name,
+        scope.resource_attributes,
+        scope.scope_name,
+        scope.scope_version,
+        scope.scope_attributes,
+        attributes,
+        STATUS_CODE_NAMES.get(status_number, ""),
+        status_message,
+        events,
+        links,
+        position,
     )
+
+
+_orjson_loads: Final = orjson.loads
+_OrjsonError: Final = orjson.JSONDecodeError
 
 
 class _NonJsonConstant(ValueError):
@@ -935,18 +1023,99 @@ def decode_json_bytes(
             position,
         )
         return
-    parsed = parse_json_text(data, position, limits)
+    parsed = parse_json(data, position, limits)
     if isinstance(parsed, Rejection):
         yield parsed
         return
-    request, maybe_surrogates = parsed
-    yield from iter_json_request(
-        request,
+    yield from iter_parsed_request(parsed, limits=limits, line=line, byte_offset=byte_offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedJson:
+    """One parsed OTLP JSON unit (a line or a document), and how it was parsed.
+
+    ``fast`` means orjson parsed ``data``; otherwise the ``json`` module did,
+    and ``maybe_surrogates`` says whether the text may hold ``\\ud800``-style
+    escapes (orjson refuses those, so its results never hold them).
+    """
+
+    value: Any
+    data: bytes
+    position: Position
+    fast: bool
+    maybe_surrogates: bool = False
+
+
+def parse_json(data: bytes, position: Position, limits: DecodeLimits) -> ParsedJson | Rejection:
+    """bytes -> :class:`ParsedJson`, with orjson; or a Rejection saying why not.
+
+    orjson parses several times faster than ``json``. Whatever it refuses
+    (syntax errors, invalid UTF-8, a byte-order mark, lone surrogate escapes,
+    ``NaN``, numbers beyond a double) is handed to :func:`parse_json_text`,
+    which accepts what it always accepted and words every rejection as before.
+    """
+    try:
+        return ParsedJson(_orjson_loads(data), data, position, fast=True)
+    except _OrjsonError:
+        pass
+    parsed = parse_json_text(data, position, limits)
+    if isinstance(parsed, Rejection):
+        return parsed
+    return ParsedJson(parsed[0], data, position, fast=False, maybe_surrogates=parsed[1])
+
+
+def iter_parsed_request(
+    parsed: ParsedJson,
+    *,
+    limits: DecodeLimits = DEFAULT_LIMITS,
+    line: int | None = None,
+    byte_offset: int | None = None,
+) -> Iterator[Item]:
+    """:func:`iter_json_request` over a :func:`parse_json` result.
+
+    orjson and ``json`` build the same objects except for one thing: orjson
+    reads an integer beyond 64 bits as a float, where ``json`` keeps the int.
+    No stored row can tell (such a value is either a double anyway or makes
+    its span bad), but a quarantine reason or excerpt can (``wrong_type``
+    instead of ``invalid_value``). So at the first rejection the unit is
+    parsed again with ``json``, and decoding carries on from that record:
+    records before it were good rows, the same under both parsers.
+    """
+    if not parsed.fast:
+        yield from iter_json_request(
+            parsed.value,
+            limits=limits,
+            line=line,
+            byte_offset=byte_offset,
+            check_surrogates=parsed.maybe_surrogates,
+        )
+        return
+    done = 0
+    items = iter_json_request(
+        parsed.value, limits=limits, line=line, byte_offset=byte_offset, check_surrogates=False
+    )
+    for item in items:
+        if type(item) is Rejection:
+            break
+        yield item
+        done += 1
+    else:
+        return
+    exact = parse_json_text(parsed.data, parsed.position, limits)
+    if isinstance(exact, Rejection):
+        # json refuses what orjson read (nesting near Python's recursion
+        # limit): keep orjson's reading rather than drop rows already sent.
+        yield item
+        yield from items
+        return
+    again = iter_json_request(
+        exact[0],
         limits=limits,
         line=line,
         byte_offset=byte_offset,
-        check_surrogates=maybe_surrogates,
+        check_surrogates=exact[1],
     )
+    yield from itertools.islice(again, done, None)
 
 
 # --------------------------------------------------------------------------

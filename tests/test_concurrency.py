@@ -254,8 +254,21 @@ class TestWriters:
         Store.open(db).close()
         write_jsonl(tmp_path / "a.jsonl", 50)
         holder = Holder(db)
-        threading.Timer(1.0, holder.release).start()
-        result = cli("ingest", "--db", str(db), str(tmp_path / "a.jsonl"))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "recurscope.cli", "ingest", "--db", str(db), str(tmp_path / "a.jsonl")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        # Release only once the ingest has announced itself and met the lock: on
+        # a loaded machine its start-up alone can outlast any fixed delay.
+        deadline = time.monotonic() + 60
+        while not waiting_writers(db) and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        holder.release()
+        out, err = process.communicate(timeout=120)
+        result = subprocess.CompletedProcess(process.args, process.returncode, out, err)
         assert result.returncode == 0, result.stderr
         assert result.stderr.count("waiting for recurscope ingest") == 1
         assert "50 spans accepted" in result.stdout

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from ..otlp import iter_json_request, parse_json_text
+from ..otlp import ParsedJson, iter_parsed_request, parse_json
 from ..records import Checkpoint, Position, Reason, Rejection
 from ..sources import ChainedReader, SourceDataError, buffered
 from ._base import Format, ReadContext, ReaderItem
@@ -84,10 +84,8 @@ def _read_fresh(stream: io.BufferedReader, ctx: ReadContext, state: _State) -> I
     first = raw
     oversize = len(first) > cap
     if not oversize:
-        parsed = parse_json_text(
-            first, Position(line=state.line + 1, byte_offset=state.offset), limits
-        )
-        if not isinstance(parsed, Rejection) and isinstance(parsed[0], dict):
+        parsed = parse_json(first, Position(line=state.line + 1, byte_offset=state.offset), limits)
+        if not isinstance(parsed, Rejection) and isinstance(parsed.value, dict):
             yield from _read_lines(stream, ctx, state, (first, parsed))
             return
 
@@ -98,15 +96,9 @@ def _read_fresh(stream: io.BufferedReader, ctx: ReadContext, state: _State) -> I
     whole = first + rest
     fits = budget >= 0 and len(rest) <= budget
     if fits:
-        parsed = parse_json_text(whole, Position(byte_offset=state.offset), limits)
+        parsed = parse_json(whole, Position(byte_offset=state.offset), limits)
         if not isinstance(parsed, Rejection):
-            request, maybe_surrogates = parsed
-            yield from iter_json_request(
-                request,
-                limits=limits,
-                byte_offset=state.offset,
-                check_surrogates=maybe_surrogates,
-            )
+            yield from iter_parsed_request(parsed, limits=limits, byte_offset=state.offset)
             return
         if not _later_line_is_object(whole):
             # One record, and it is bad: the document (or the only line).
@@ -149,14 +141,14 @@ def _read_lines(
     stream: io.BufferedReader,
     ctx: ReadContext,
     state: _State,
-    first: tuple[bytes, tuple[object, bool]] | None,
+    first: tuple[bytes, ParsedJson] | None,
 ) -> Iterator[ReaderItem]:
     limits = ctx.limits
     cap = limits.max_record_bytes
     prefix = ctx.prefix_hash if ctx.resumable else None
     pending = first
     while True:
-        parsed: tuple[object, bool] | Rejection | None = None
+        parsed: ParsedJson | Rejection | None = None
         if pending is not None:
             raw, parsed = pending
             pending = None
@@ -191,17 +183,12 @@ def _read_lines(
             state.offset += len(raw)
             if not raw.isspace():
                 if parsed is None:
-                    parsed = parse_json_text(raw, position, limits)
+                    parsed = parse_json(raw, position, limits)
                 if isinstance(parsed, Rejection):
                     yield parsed
                 else:
-                    request, maybe_surrogates = parsed
-                    yield from iter_json_request(
-                        request,
-                        limits=limits,
-                        line=state.line,
-                        byte_offset=start,
-                        check_surrogates=maybe_surrogates,
+                    yield from iter_parsed_request(
+                        parsed, limits=limits, line=state.line, byte_offset=start
                     )
         # An unterminated last line may still be being written: it is read
         # (and quarantined if cut off) but the resume point stays before it.
