@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python examples/agent_loop.py --out data/demo-spans.jsonl
+	$(BIN)/python examples/agent_loop.py --out data/demo-spans.jsonl --sessions 5
+	$(BIN)/recurscope ingest --db data/demo.duckdb data/demo-spans.jsonl
+	$(BIN)/recurscope detector-eval --json > data/detector-quality.json
+	$(BIN)/recurscope report --db data/demo.duckdb --format md
 
 test: $(STAMP)
 	$(BIN)/ruff check .
