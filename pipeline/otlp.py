@@ -134,6 +134,17 @@ def format_double(value: float) -> str:
     exponents). NaN and infinities become the exporter's literal
     ``json: unsupported value: NaN`` / ``+Inf`` / ``-Inf``.
     """
+    text = repr(value)
+    if "e" not in text and "n" not in text:
+        # repr writes plain notation only for 1e-4 <= abs < 1e16, inside ES6's
+        # plain range, with the same shortest digits: just drop a trailing ".0"
+        # ("-0.0" -> "-0" too). "n" catches nan and inf.
+        return text[:-2] if text.endswith(".0") else text
+    return _format_double_exact(value)
+
+
+def _format_double_exact(value: float) -> str:
+    """:func:`format_double` for every double, from the digits of ``repr``."""
     if math.isnan(value):
         return "json: unsupported value: NaN"
     if math.isinf(value):
@@ -172,15 +183,27 @@ _HTML_ESCAPES: Final = str.maketrans(
 
 
 # json's own string encoder with ensure_ascii=False: escapes quotes, backslashes
-# and control characters only, keeping UTF-8 text as Go does.
+# and control characters only, keeping UTF-8 text as Go does. orjson.dumps
+# escapes strings exactly the same way (checked for every ASCII character) and
+# is several times faster on lists; it refuses lone surrogates, which the json
+# encoder passes through.
 _encode_basestring: Final[Callable[[str], str]] = json.encoder.encode_basestring
+_orjson_dumps: Final = orjson.dumps
+
+
+def _html_escape(text: str) -> str:
+    """Go's json.Marshal also escapes HTML-significant characters and the JS line separators.
+
+    These can only occur inside JSON strings, so translating encoded text is
+    safe; most texts hold none, and the check is far cheaper than translate.
+    """
+    if "<" in text or ">" in text or "&" in text or "\u2028" in text or "\u2029" in text:
+        return text.translate(_HTML_ESCAPES)
+    return text
 
 
 def _go_json_string(text: str) -> str:
-    # Go's json.Marshal escapes HTML-significant characters and the JS line
-    # separators; these characters can only occur inside JSON strings, so
-    # translating the encoded text is safe.
-    return _encode_basestring(text).translate(_HTML_ESCAPES)
+    return _html_escape(_encode_basestring(text))
 
 
 def _go_json(value: object) -> str:
@@ -221,7 +244,7 @@ def _composite_as_string(raw: object, has_double: bool) -> str:
     """
     if not has_double:
         text = json.dumps(raw, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        return text.translate(_HTML_ESCAPES)
+        return _html_escape(text)
     try:
         return _go_json(raw)
     except _Unsupported:
@@ -385,20 +408,57 @@ _VALUE_FIELDS: Final = {
 }
 
 
-def _string_array(body: dict[str, Any]) -> list[str] | None:
-    """The strings of an ``arrayValue`` holding only ``stringValue`` items, else ``None``."""
+def _canonical_int(text: str) -> bool:
+    """Whether ``text`` is an int64 already written as ``str(int(text))`` would write it.
+
+    Up to 18 digits, no sign but ``-``, no leading zero: what exporters send.
+    """
+    digits = text[1:] if text[:1] == "-" else text
+    return (
+        0 < len(digits) <= 18
+        and digits.isdigit()
+        and digits.isascii()
+        and (digits[0] != "0" or text == "0")
+    )
+
+
+def _simple_array_text(body: dict[str, Any]) -> str | None:
+    """Go's JSON text of an ``arrayValue`` of only strings or only canonical ints; else ``None``.
+
+    These are nearly all arrays exporters write; anything else (mixed
+    items, doubles, nesting, odd shapes) goes through the general path.
+    """
     values = body.get("values")
     if type(values) is not list or len(body) != 1:
         return None
-    strings: list[str] = []
-    for item in values:
-        if type(item) is not dict or len(item) != 1:
-            return None
-        text = item.get("stringValue")
-        if type(text) is not str:
-            return None
-        strings.append(text)
-    return strings
+    if not values:
+        return "[]"
+    first = values[0]
+    if type(first) is not dict:
+        return None
+    parts: list[str] = []
+    if "stringValue" in first:
+        for item in values:
+            if type(item) is not dict or len(item) != 1:
+                return None
+            text = item.get("stringValue")
+            if type(text) is not str:
+                return None
+            parts.append(text)
+        try:
+            return _html_escape(_orjson_dumps(parts).decode())
+        except TypeError:  # a lone surrogate: orjson refuses, json passes it through
+            return _html_escape("[" + ",".join(map(_encode_basestring, parts)) + "]")
+    if "intValue" in first:
+        for item in values:
+            if type(item) is not dict or len(item) != 1:
+                return None
+            text = item.get("intValue")
+            if type(text) is not str or not _canonical_int(text):
+                return None
+            parts.append(text)
+        return "[" + ",".join(parts) + "]"
+    return None
 
 
 def _one_of(value: Any, key: str) -> tuple[int, Any]:
@@ -456,10 +516,8 @@ class _JsonValues:
                 return "false", False
             payload = value.get("arrayValue")
             if type(payload) is dict:
-                strings = _string_array(payload)
-                if strings is not None:
-                    text = "[" + ",".join(map(_encode_basestring, strings)) + "]"
-                    text = text.translate(_HTML_ESCAPES)
+                text = _simple_array_text(payload)
+                if text is not None:
                     if len(text) * 4 > self.cap:
                         bad = _too_large(text, self.limits, key)
                         if bad is not None:
@@ -593,6 +651,17 @@ class _JsonValues:
                             continue
                         if payload is False:
                             result[key] = "false"
+                            continue
+                    elif member == "arrayValue":
+                        if type(payload) is dict:
+                            text = _simple_array_text(payload)
+                            if text is not None and len(text) <= short:
+                                result[key] = text
+                                continue
+                    elif member == "doubleValue" and type(payload) is float:
+                        text = format_double(payload)
+                        if len(text) <= short:
+                            result[key] = text
                             continue
             if type(kv) is not dict:
                 raise _Bad(Reason.WRONG_TYPE, f"{what} entries must be objects")
@@ -776,7 +845,7 @@ def iter_json_request(
                 except RecursionError:
                     scope_error = _Bad(Reason.TOO_DEEPLY_NESTED, "scope attributes nest too deeply")
             for span in spans:
-                position = Position(line=line, byte_offset=byte_offset, span_index=span_index)
+                position = Position(line, byte_offset, span_index)
                 span_index += 1
                 try:
                     if scope_error is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
@@ -82,20 +83,20 @@ def _read_fresh(stream: io.BufferedReader, ctx: ReadContext, state: _State) -> I
             yield Checkpoint(state.offset, state.line, prefix)
 
     first = raw
-    oversize = len(first) > cap
-    if not oversize:
-        parsed = parse_json(first, Position(line=state.line + 1, byte_offset=state.offset), limits)
-        if not isinstance(parsed, Rejection) and isinstance(parsed.value, dict):
-            yield from _read_lines(stream, ctx, state, (first, parsed))
-            return
+    if len(first) > cap:
+        yield from _read_after_oversize_first_line(stream, ctx, state, first)
+        return
+    parsed = parse_json(first, Position(line=state.line + 1, byte_offset=state.offset), limits)
+    if not isinstance(parsed, Rejection) and isinstance(parsed.value, dict):
+        yield from _read_lines(stream, ctx, state, (first, parsed))
+        return
 
     # Not one JSON object on the first line: a pretty-printed document, or
     # JSON lines whose first line is broken. Buffer up to the cap to decide.
     budget = cap - len(first)
-    rest = stream.read(budget + 1) if budget >= 0 else b""
+    rest = stream.read(budget + 1)
     whole = first + rest
-    fits = budget >= 0 and len(rest) <= budget
-    if fits:
+    if len(rest) <= budget:
         parsed = parse_json(whole, Position(byte_offset=state.offset), limits)
         if not isinstance(parsed, Rejection):
             yield from iter_parsed_request(parsed, limits=limits, byte_offset=state.offset)
@@ -106,15 +107,84 @@ def _read_fresh(stream: io.BufferedReader, ctx: ReadContext, state: _State) -> I
             return
     elif not _later_line_is_object(whole):
         _drain(stream)
-        yield Rejection(
-            Reason.RECORD_TOO_LARGE,
-            f"a JSON document over the {cap}-byte cap (raise it with --max-record-bytes, or "
-            "write one request per line so it streams)",
-            whole[: limits.excerpt_bytes],
-            Position(byte_offset=state.offset),
-        )
+        yield _document_too_large(ctx, whole, state.offset)
         return
     yield from _read_lines(buffered(ChainedReader(whole, stream)), ctx, state, None)
+
+
+def _read_after_oversize_first_line(
+    stream: io.BufferedReader, ctx: ReadContext, state: _State, first: bytes
+) -> Iterator[ReaderItem]:
+    """The first line alone is over the cap: one huge compact document, or JSON lines.
+
+    The rest of the line is skipped in bounded memory. If nothing but blank
+    lines follows, the line was the whole file: a document too large to
+    parse, refused with how to split it. Otherwise the file is JSON lines:
+    that line is quarantined and the lines after it are read as usual.
+    """
+    limits = ctx.limits
+    cap = limits.max_record_bytes
+    prefix = ctx.prefix_hash if ctx.resumable else None
+    start = state.offset
+    if prefix is not None:
+        prefix.update(first)
+    size = len(first)
+    complete = first.endswith(b"\n")
+    while not complete:
+        more = stream.readline(_DRAIN_CHUNK)
+        if not more:
+            break
+        size += len(more)
+        complete = more.endswith(b"\n")
+        if prefix is not None:
+            prefix.update(more)
+    blanks: list[bytes] = []
+    following = stream.readline(cap + 1)
+    while following.endswith(b"\n") and following.isspace():
+        blanks.append(following)
+        following = stream.readline(cap + 1)
+    if not following:
+        yield _document_too_large(ctx, first, start)
+        return
+    state.offset += size
+    state.line += 1
+    yield Rejection(
+        Reason.RECORD_TOO_LARGE,
+        f"line is {size} bytes, over the {cap}-byte cap (raise it with --max-record-bytes)",
+        first[: limits.excerpt_bytes],
+        Position(line=state.line, byte_offset=start),
+    )
+    if prefix is not None:
+        yield Checkpoint(state.offset, state.line, prefix)
+    for blank in blanks:
+        state.offset += len(blank)
+        state.line += 1
+        if prefix is not None:
+            prefix.update(blank)
+            yield Checkpoint(state.offset, state.line, prefix)
+    yield from _read_lines(stream, ctx, state, (following, None))
+
+
+def _document_too_large(ctx: ReadContext, head: bytes, offset: int) -> Rejection:
+    """A whole document over the cap, with a command that splits it into JSON lines."""
+    cap = ctx.limits.max_record_bytes
+    source = ctx.source
+    if source.startswith("<"):  # <stdin>
+        source, target = "FILE.json", "FILE.jsonl"
+    else:
+        target = source.removesuffix(".gz").removesuffix(".json") + ".split.jsonl"
+    read = f"gunzip -c {shlex.quote(source)} | jq -c" if source.endswith(".gz") else "jq -c"
+    path = "" if source.endswith(".gz") else " " + shlex.quote(source)
+    return Rejection(
+        Reason.RECORD_TOO_LARGE,
+        f"a single JSON document over the {cap}-byte cap: it has to be parsed whole, so it "
+        "is refused. Split it into one request per line, which streams in bounded memory: "
+        f"{read} '.resourceSpans[] | {{resourceSpans: [.]}}'{path} > {shlex.quote(target)} "
+        "(docs/ingest.md shows how to split one huge resource further), or raise "
+        "--max-record-bytes",
+        head[: ctx.limits.excerpt_bytes],
+        Position(byte_offset=offset),
+    )
 
 
 def _later_line_is_object(data: bytes) -> bool:
@@ -141,7 +211,7 @@ def _read_lines(
     stream: io.BufferedReader,
     ctx: ReadContext,
     state: _State,
-    first: tuple[bytes, ParsedJson] | None,
+    first: tuple[bytes, ParsedJson | None] | None,
 ) -> Iterator[ReaderItem]:
     limits = ctx.limits
     cap = limits.max_record_bytes

@@ -1,0 +1,93 @@
+"""The ingest benchmark at a small size, and peak memory on a moderately large file.
+
+``bench/ingest_bench.py`` measures, on one realistic OTLP JSON-lines file,
+``recurscope ingest``, the DuckDB-only route (``read_json`` + ``unnest`` into
+the same table) and the orjson decode-only floor. The machine is shared and
+noisy: ratios take the best of up to three runs (noise only ever lowers
+ours relative to the others), and nothing gates on absolute time.
+
+The issue's target, ingest at >= 2x the DuckDB-only rate, is not met on
+this hardware (see docs/ingest.md, "Benchmarks"): 2x the DuckDB-only rate
+is at or above what orjson alone parses per second, and the store's Arrow
+insert alone costs about as much as the whole DuckDB-only route. The target
+is kept as a strict xfail so that meeting it shows up; the other checks
+guard what ingest does achieve.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from ingest_bench import Figures, ingest_in_child, measure, write_file
+
+pytestmark = pytest.mark.slow
+
+SPANS = 20_000
+
+# What ingest reliably reaches relative to DuckDB-only on the 2-core CI
+# machine, with margin for noise: measured 0.49-0.52 at 20,000 spans (best
+# of runs); before orjson and the fast paths it was 0.30-0.34.
+RATIO_FLOOR = 0.35
+
+
+def best(measure_once: Callable[[], Figures], good_enough: float, tries: int = 3) -> Figures:
+    """The run with the highest ours/DuckDB-only ratio, stopping once it reaches ``good_enough``."""
+    result = measure_once()
+    for _ in range(tries - 1):
+        if result.ratio_vs_duckdb >= good_enough:
+            break
+        again = measure_once()
+        result = again if again.ratio_vs_duckdb > result.ratio_vs_duckdb else result
+    return result
+
+
+@pytest.fixture(scope="module")
+def figures() -> Iterator[Figures]:
+    # Stop early once comfortably above the floor: the 2x check xfails either way.
+    yield best(lambda: measure(SPANS, repeat=2), good_enough=0.6)
+
+
+def test_ingest_keeps_its_ratio_to_duckdb_only(figures: Figures) -> None:
+    """Ours stays within its measured ratio of DuckDB-only, and below the decode floor."""
+    print(
+        f"\n{figures.spans:,} spans: ours {figures.ours_rate:,.0f}/s, DuckDB only "
+        f"{figures.duckdb_rate:,.0f}/s, floor {figures.floor_rate:,.0f}/s; ours/DuckDB "
+        f"{figures.ratio_vs_duckdb:.2f}, ours/floor {figures.ratio_vs_floor:.2f}"
+    )
+    assert figures.ratio_vs_duckdb >= RATIO_FLOOR, figures
+    assert 0 < figures.ratio_vs_floor < 1, figures
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="2x DuckDB-only is at or above the orjson parse-only rate on this hardware "
+    "(docs/ingest.md, Benchmarks)",
+)
+def test_ingest_is_twice_as_fast_as_duckdb_only(figures: Figures) -> None:
+    assert figures.ratio_vs_duckdb >= 2.0, figures
+
+
+def test_memory_stays_bounded_on_a_moderately_large_file(tmp_path: Path) -> None:
+    """Ten times the spans (200 MB of JSON) cost little more peak memory than one batch's worth."""
+    small = tmp_path / "small.jsonl"
+    large = tmp_path / "large.jsonl"
+    small_spans = write_file(small, 10_000)
+    large_spans = write_file(large, 100_000)
+    small_report, small_peak = ingest_in_child(small, tmp_path / "small.duckdb")
+    large_report, large_peak = ingest_in_child(large, tmp_path / "large.duckdb")
+    assert small_report["spans"] == small_spans and large_report["spans"] == large_spans
+    print(
+        f"\npeak RSS: {small_peak / 1e6:.0f} MB for {small_spans:,} spans, "
+        f"{large_peak / 1e6:.0f} MB for {large_spans:,} spans "
+        f"({large.stat().st_size / 1e6:.0f} MB of JSON)"
+    )
+    # The spans of the large file as Python objects would take gigabytes; a
+    # batch at a time (plus DuckDB's buffers) is a few hundred megabytes.
+    assert large_peak < 1_000_000_000, large_peak
+    assert large_peak - small_peak < 400_000_000, (small_peak, large_peak)
