@@ -12,6 +12,7 @@ already-read prefix is verified unchanged. See ``docs/ingest.md``.
 from __future__ import annotations
 
 import argparse
+import gc
 import glob
 import hashlib
 import io
@@ -19,15 +20,44 @@ import os
 import stat
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Literal
 
 from .access import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
 from .errors import IngestError, PipelineError
-from .formats import Format, FormatOptions, ReadContext, detect_format, format_names, get_format
-from .records import DEFAULT_LIMITS, Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
+from .formats import (
+    Decoder,
+    Format,
+    FormatOptions,
+    ReadContext,
+    ReaderItem,
+    detect_format,
+    format_names,
+    get_format,
+)
+from .parallel import (
+    PARALLEL_AFTER_BYTES,
+    DecodedBatch,
+    DecoderPool,
+    WorkerDied,
+    decode_batch,
+    default_workers,
+)
+from .records import (
+    DEFAULT_LIMITS,
+    Checkpoint,
+    DecodeLimits,
+    PendingRecord,
+    Position,
+    Reason,
+    Rejection,
+    SpanRow,
+)
 from .sources import (
     GZIP_MAGIC,
     BoundedGzipReader,
@@ -35,7 +65,15 @@ from .sources import (
     SourceDataError,
     buffered,
 )
-from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, Store
+from .store import (
+    DB_ENV_VAR,
+    DEFAULT_DB_PATH,
+    IngestRun,
+    PreparedRows,
+    ResumeMark,
+    Store,
+    prepare_rows,
+)
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -285,13 +323,68 @@ def _file_sha256(handle: BinaryIO) -> str:
     return digest.hexdigest()
 
 
+# Before anything is decoded a deferred record is guessed to hold a span per
+# kilobyte; the pump decodes the first one at once, and from then on the rate
+# seen so far sizes the batches.
+_FIRST_SPANS_PER_BYTE: Final = 1 / 1024
+
+
 @dataclass(slots=True)
 class _Batch:
     rows: list[SpanRow] = field(default_factory=list)
     rejections: list[Rejection] = field(default_factory=list)
+    pending: list[PendingRecord] = field(default_factory=list)
+    pending_bytes: int = 0
 
-    def __len__(self) -> int:
-        return len(self.rows) + len(self.rejections)
+    def size(self, spans_per_byte: float) -> float:
+        """Records in the batch, deferred ones estimated (each at least one)."""
+        deferred = max(len(self.pending), self.pending_bytes * spans_per_byte)
+        return len(self.rows) + len(self.rejections) + deferred
+
+    def empty(self) -> bool:
+        return not (self.rows or self.rejections or self.pending)
+
+
+@dataclass(slots=True)
+class _Decoding:
+    """Where deferred records are decoded: here, or in a pool once the input is big.
+
+    Shared by the sources of one :func:`ingest` call, so the pool starts at
+    most once and the rate of spans per byte carries over.
+    """
+
+    pool: DecoderPool | None
+    after_bytes: int
+    deferred_bytes: int = 0
+    decoded_records: int = 0
+    decoded_bytes: int = 0
+    broken: bool = False
+
+    @property
+    def spans_per_byte(self) -> float:
+        if not self.decoded_bytes:
+            return _FIRST_SPANS_PER_BYTE
+        return self.decoded_records / self.decoded_bytes
+
+    def learn(self, records: int, data_bytes: int) -> None:
+        self.decoded_records += records
+        self.decoded_bytes += data_bytes
+
+    def use_pool(self) -> bool:
+        return self.pool is not None and not self.broken and self.deferred_bytes >= self.after_bytes
+
+
+@dataclass(slots=True)
+class _InFlight:
+    """A batch being decoded by a worker, with what its commit needs."""
+
+    future: Future[DecodedBatch]
+    decode: Decoder
+    pending: list[PendingRecord]
+    pending_bytes: int
+    rejections: list[Rejection]
+    mark: ResumeMark | None
+    bytes_read: int
 
 
 class _SourceReader:
@@ -307,9 +400,11 @@ class _SourceReader:
         progress: _Progress,
         after_write: Callable[[], None] | None = None,
         options: FormatOptions | None = None,
+        decoding: _Decoding | None = None,
     ) -> None:
         self.store = store
         self.options = options or FormatOptions()
+        self.decoding = decoding or _Decoding(pool=None, after_bytes=PARALLEL_AFTER_BYTES)
         self.forced = forced
         self.limits = limits
         self.batch_size = batch_size
@@ -417,7 +512,7 @@ class _SourceReader:
         if note:
             run.set_detail(note)
         task = self.progress.add(key if regular else name, size)
-        items: Iterator[SpanRow | Rejection | Checkpoint]
+        items: Iterator[ReaderItem]
         if head_rejection is not None:
             items = iter((head_rejection,))
         else:
@@ -430,10 +525,11 @@ class _SourceReader:
                 start_line=start_line,
                 prefix_hash=prefix_hash if resumable else None,
                 options=self.options,
+                defer=fmt.decode is not None,
             )
             items = fmt.read(source_stream, context)
         try:
-            self._pump(items, run, raw, task, start_offset)
+            self._pump(items, run, raw, task, start_offset, fmt.decode if fmt else None)
             if regular:
                 raw.drain()  # so the checksum covers the whole file, even after a bad tail
         except BaseException as error:
@@ -476,48 +572,129 @@ class _SourceReader:
 
     def _pump(
         self,
-        items: Iterator[SpanRow | Rejection | Checkpoint],
+        items: Iterator[ReaderItem],
         run: IngestRun,
         raw: HashingReader,
         task: int | None,
         start_offset: int,
+        decode: Decoder | None,
     ) -> None:
+        """Batch the reader's items and commit each batch, in order, with its resume point.
+
+        Deferred records are decoded when their batch is cut: here, or (for
+        big inputs) by a worker while this loop reads on; batches a worker
+        holds are committed in the order they were cut, before any later one.
+        """
         batch = _Batch()
         mark: ResumeMark | None = None
         flushed_mark: ResumeMark | None = None
         size = self.batch_size
+        decoding = self.decoding
+        in_flight: deque[_InFlight] = deque()
 
-        def flush() -> None:
-            nonlocal batch, flushed_mark
-            run.write(
-                batch.rows,
-                batch.rejections,
-                bytes_read=raw.count - start_offset,
-                resume=mark,
+        def commit(
+            prepared: PreparedRows,
+            rejections: list[Rejection],
+            records: int,
+            bytes_read: int,
+            resume: ResumeMark | None,
+        ) -> None:
+            run.write_prepared(
+                prepared,
+                rejections,
+                records_read=records,
+                bytes_read=bytes_read,
+                resume=resume,
                 limits=self.limits,
             )
-            flushed_mark = mark
-            batch = _Batch()
             self.progress.update(task, raw.count, run.accepted)
             if self.after_write is not None:
                 self.after_write()  # e.g. publish a snapshot for readers (rate-limited)
 
-        for item in items:
-            if isinstance(item, Checkpoint):
-                # Read the live hash now: the decoder keeps feeding it.
-                mark = ResumeMark(item.offset, item.line, item.prefix_hash.hexdigest())
-                if len(batch) >= size:
+        def settle_oldest() -> None:
+            job = in_flight.popleft()
+            try:
+                decoded = job.future.result()
+            except WorkerDied:
+                # A worker died (say, the OOM killer): decode here from now on.
+                decoding.broken = True
+                decoded = decode_batch(job.decode, job.pending, self.limits)
+            decoding.learn(decoded.records, job.pending_bytes)
+            commit(
+                decoded.prepared,
+                [*job.rejections, *decoded.rejections],
+                decoded.records + len(job.rejections),
+                job.bytes_read,
+                job.mark,
+            )
+
+        def flush() -> None:
+            nonlocal batch, flushed_mark
+            current, batch = batch, _Batch()
+            flushed_mark = mark
+            bytes_read = raw.count - start_offset
+            if current.pending and not current.rows and decode is not None:
+                pool = decoding.pool
+                if pool is not None and decoding.use_pool():
+                    future = pool.submit(decode, current.pending, self.limits)
+                    in_flight.append(
+                        _InFlight(
+                            future,
+                            decode,
+                            current.pending,
+                            current.pending_bytes,
+                            current.rejections,
+                            mark,
+                            bytes_read,
+                        )
+                    )
+                    while len(in_flight) > pool.max_in_flight:
+                        settle_oldest()
+                    return
+            while in_flight:
+                settle_oldest()  # earlier batches first: commits stay in file order
+            rows, rejections = current.rows, current.rejections
+            if current.pending:
+                assert decode is not None
+                more_rows, more_rejections = decode(current.pending, self.limits)
+                decoding.learn(len(more_rows) + len(more_rejections), current.pending_bytes)
+                rows = rows + more_rows
+                rejections = rejections + more_rejections
+            commit(prepare_rows(rows), rejections, len(rows) + len(rejections), bytes_read, mark)
+
+        try:
+            for item in items:
+                if isinstance(item, Checkpoint):
+                    # Read the live hash now: the decoder keeps feeding it.
+                    mark = ResumeMark(item.offset, item.line, item.prefix_hash.hexdigest())
+                    if batch.size(decoding.spans_per_byte) >= size:
+                        flush()
+                    continue
+                if isinstance(item, PendingRecord):
+                    decoding.deferred_bytes += len(item.data)
+                    if decode is not None and not decoding.decoded_bytes:
+                        # The first one is decoded at once: its spans per byte
+                        # size the batches of deferred records from here on.
+                        rows, rejections = decode([item], self.limits)
+                        decoding.learn(len(rows) + len(rejections), len(item.data))
+                        batch.rows.extend(rows)
+                        batch.rejections.extend(rejections)
+                    else:
+                        batch.pending.append(item)
+                        batch.pending_bytes += len(item.data)
+                elif isinstance(item, SpanRow):
+                    batch.rows.append(item)
+                else:
+                    batch.rejections.append(item)
+                if mark is None and batch.size(decoding.spans_per_byte) >= size:
                     flush()
-            elif isinstance(item, SpanRow):
-                batch.rows.append(item)
-                if mark is None and len(batch) >= size:
-                    flush()
-            else:
-                batch.rejections.append(item)
-                if mark is None and len(batch) >= size:
-                    flush()
-        if len(batch) or mark != flushed_mark:
-            flush()
+            if not batch.empty() or mark != flushed_mark:
+                flush()
+            while in_flight:
+                settle_oldest()
+        finally:
+            for job in in_flight:
+                job.future.cancel()  # not committed: their lines are re-read on the next run
 
 
 def _format_or_none(name: str | None) -> Format | None:
@@ -557,6 +734,8 @@ def ingest(
     stdin: BinaryIO | None = None,
     after_write: Callable[[], None] | None = None,
     options: FormatOptions | None = None,
+    workers: int | None = None,
+    parallel_after: int = PARALLEL_AFTER_BYTES,
 ) -> IngestReport:
     """Ingest files, directories (recursively), globs and ``-`` (stdin) into ``store``.
 
@@ -565,15 +744,22 @@ def ingest(
     means only when stderr is a terminal. ``after_write`` is called after
     every committed batch (``recurscope ingest`` publishes snapshots for
     readers from it). ``options`` (``--session``, ``--capture-content``) reach
-    the formats that convert native logs. Per-source problems are reported
-    in the result, never raised; only an unknown ``format`` or a bad
-    ``batch_size`` raise :class:`IngestError`.
+    the formats that convert native logs. ``workers`` decoder processes take
+    over JSON lines once the call has read ``parallel_after`` bytes of them
+    (``None``: one per core but one; ``0``: decode in this process only).
+    Per-source problems are reported in the result, never raised; only an
+    unknown ``format``, a bad ``batch_size`` or ``workers`` raise
+    :class:`IngestError`.
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]  # a lone path, not a sequence of one-character paths
     forced = None if format == "auto" else get_format(format)
     if batch_size < 1:
         raise IngestError(f"batch_size must be at least 1, got {batch_size}")
+    if workers is None:
+        workers = default_workers()
+    if workers < 0:
+        raise IngestError(f"workers must be 0 or more, got {workers}")
     show = sys.stderr.isatty() if progress is None else progress
     started = time.perf_counter()
     own = companions(store.path)
@@ -581,7 +767,8 @@ def ingest(
         [os.fspath(p) for p in paths], exclude=own.files, exclude_dirs=own.directories
     )
     reports: list[SourceReport] = []
-    with _Progress(show) as bar:
+    pool = DecoderPool(workers) if workers else None
+    with _Progress(show) as bar, store.bulk_writes(), _collector_tuned(), _closing(pool):
         reader = _SourceReader(
             store,
             forced=forced,
@@ -590,6 +777,7 @@ def ingest(
             progress=bar,
             after_write=after_write,
             options=options,
+            decoding=_Decoding(pool=pool, after_bytes=parallel_after),
         )
         for entry in entries:
             if isinstance(entry, _Missing):
@@ -601,6 +789,31 @@ def ingest(
                 assert isinstance(entry, Path)
                 reports.append(reader.read_file(entry))
     return IngestReport(tuple(reports), time.perf_counter() - started, str(store.path))
+
+
+@contextmanager
+def _collector_tuned() -> Iterator[None]:
+    """Fewer garbage collections while decoding: every span allocates a few dozen
+    short-lived containers, and each full collection also walks every object
+    the process held before the ingest (frozen here, unfrozen after). Worth
+    about a tenth of a large ingest's time; the settings are restored."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], 50_000), max(thresholds[1], 20), max(thresholds[2], 100))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
+@contextmanager
+def _closing(pool: DecoderPool | None) -> Iterator[None]:
+    if pool is None:
+        yield
+        return
+    with pool:
+        yield
 
 
 # --------------------------------------------------------------------------
@@ -633,6 +846,11 @@ def _size(text: str) -> int:
     if unit not in _SIZE_UNITS or value <= 0:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MiB, 1GB, 4096)")
     return int(value * _SIZE_UNITS[unit])
+
+
+def _size_or_zero(text: str) -> int:
+    """:func:`_size`, also accepting 0."""
+    return 0 if text.strip() == "0" else _size(text)
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -671,6 +889,24 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         default=DEFAULT_BATCH_SIZE,
         metavar="N",
         help=f"spans per database write (default: {DEFAULT_BATCH_SIZE:,})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "processes that decode JSON lines while the main one writes, on inputs over "
+            f"{PARALLEL_AFTER_BYTES // 1024**2} MiB (default: {default_workers()} here, one per "
+            "core but one; 0 decodes in one process)"
+        ),
+    )
+    parser.add_argument(
+        "--parallel-after",
+        type=_size_or_zero,
+        default=PARALLEL_AFTER_BYTES,
+        metavar="SIZE",
+        help="JSON lines decoded in this process before the workers start (default: 48MiB)",
     )
     parser.add_argument(
         "--max-record-bytes",
@@ -763,6 +999,8 @@ def run_ingest_command(args: argparse.Namespace) -> int:
                 batch_size=args.batch_size,
                 progress=args.progress,
                 after_write=session.after_write,
+                workers=args.workers,
+                parallel_after=args.parallel_after,
                 options=FormatOptions(
                     session=getattr(args, "session", None),
                     capture_content=getattr(args, "capture_content", False),

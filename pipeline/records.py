@@ -22,6 +22,7 @@ __all__ = [
     "DecodeLimits",
     "EventRow",
     "LinkRow",
+    "PendingRecord",
     "Position",
     "Reason",
     "Rejection",
@@ -236,6 +237,21 @@ class Checkpoint:
     offset: int
     line: int
     prefix_hash: hashlib._Hash
+
+
+@dataclass(frozen=True, slots=True)
+class PendingRecord:
+    """One framed record a reader left undecoded, for its format's ``decode`` to turn
+    into rows and rejections later (possibly in another process; see
+    :mod:`recurscope.pipeline.parallel`). It counts as records only once decoded.
+
+    ``data`` is the record's raw bytes; ``line`` and ``byte_offset`` locate it
+    as :class:`Position` would.
+    """
+
+    data: bytes
+    line: int
+    byte_offset: int
 
 
 @dataclass(frozen=True, slots=True)

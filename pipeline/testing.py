@@ -145,3 +145,22 @@ def write_jsonl(path: str | Path, spans: int, *, spans_per_line: int = 100, seed
         for line in synthetic_lines(spans, spans_per_line=spans_per_line, seed=seed):
             handle.write(line)
     return target
+
+
+def decoder_worker_pids() -> set[int]:
+    """Live ingest decoder processes on this machine (Linux: read from ``/proc``)."""
+    pids: set[int] = set()
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return pids
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            state = (entry / "stat").read_text().split(") ", 1)[1][:1]
+        except (OSError, IndexError):
+            continue
+        if b"parallel import worker_main" in command and state != "Z":
+            pids.add(int(entry.name))
+    return pids

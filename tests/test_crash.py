@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from recurscope.pipeline import Store
 from recurscope.pipeline.receiver import Receiver, ReceiverConfig, ReceiverProcess, _Drainer
 from recurscope.pipeline.spool import Spool
-from recurscope.pipeline.testing import synthetic_lines
+from recurscope.pipeline.testing import decoder_worker_pids, synthetic_lines
 
 PROTO = {"Content-Type": "application/x-protobuf"}
 Ids = set[tuple[str, str]]
@@ -204,7 +204,7 @@ def write_source(path: Path, spans: int) -> Path:
     return path
 
 
-def ingest_command(db: Path, source: Path) -> list[str]:
+def ingest_command(db: Path, source: Path, extra: tuple[str, ...] = ()) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -215,19 +215,31 @@ def ingest_command(db: Path, source: Path) -> list[str]:
         "--batch-size",
         "500",
         "--no-progress",
+        *extra,
         str(source),
     ]
 
 
 @pytest.mark.integration
 @pytest.mark.slow
-def test_ingest_killed_at_20_random_points_ends_exactly_like_a_clean_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "extra",
+    [(), ("--workers", "1", "--parallel-after", "0")],
+    ids=["one-process", "decoder-workers"],
+)
+def test_ingest_killed_at_20_random_points_ends_exactly_like_a_clean_run(
+    tmp_path: Path, extra: tuple[str, ...]
+) -> None:
     """SIGKILL `recurscope ingest` at 20 seeded random moments (startup, mid-batch, commit,
-    snapshot); re-running it leaves exactly the tables a clean run leaves."""
+    snapshot); re-running it leaves exactly the tables a clean run leaves. With decoder
+    workers, batches decoded but not yet committed are re-read, and the workers die too."""
     source = write_source(tmp_path / "big.jsonl", 30_000)
     clean = tmp_path / "clean.duckdb"
+    workers_before = decoder_worker_pids()
     started = time.monotonic()
-    subprocess.run(ingest_command(clean, source), check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        ingest_command(clean, source, extra), check=True, capture_output=True, timeout=120
+    )
     clean_seconds = time.monotonic() - started
 
     # Startup (interpreter, imports, creating the store, the first batch's one-off
@@ -250,7 +262,9 @@ def test_ingest_killed_at_20_random_points_ends_exactly_like_a_clean_run(tmp_pat
     finished_early = 0
     for delay in delays:
         process = subprocess.Popen(
-            ingest_command(crashed, source), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            ingest_command(crashed, source, extra),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         time.sleep(delay)
         if process.poll() is not None:
@@ -258,7 +272,7 @@ def test_ingest_killed_at_20_random_points_ends_exactly_like_a_clean_run(tmp_pat
         process.kill()
         process.wait(timeout=30)
     final = subprocess.run(
-        ingest_command(crashed, source), capture_output=True, text=True, timeout=120
+        ingest_command(crashed, source, extra), capture_output=True, text=True, timeout=120
     )
     assert final.returncode == 0, final.stderr
     assert finished_early < 20, "no run was interrupted: the file is too small"
@@ -267,3 +281,7 @@ def test_ingest_killed_at_20_random_points_ends_exactly_like_a_clean_run(tmp_pat
     assert contents(crashed, QUARANTINE) == contents(clean, QUARANTINE)
     assert len(contents(crashed, "SELECT 1 FROM otel_traces")) == 30_000
     assert_reconciled(crashed)
+    deadline = time.monotonic() + 10
+    while decoder_worker_pids() - workers_before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not decoder_worker_pids() - workers_before, "a decoder outlived its ingest"

@@ -301,7 +301,7 @@ class TestIncremental:
 
         path = tmp_path / "big.jsonl"
         path.write_bytes(lines(100, per_line=10))
-        real_write = store_module.IngestRun.write
+        real_write = store_module.IngestRun.write_prepared
         calls = 0
 
         def crash_on_third(self: store_module.IngestRun, *args: Any, **kwargs: Any) -> Any:
@@ -311,14 +311,16 @@ class TestIncremental:
                 raise KeyboardInterrupt
             return real_write(self, *args, **kwargs)
 
-        monkeypatch.setattr(store_module.IngestRun, "write", crash_on_third)
+        monkeypatch.setattr(store_module.IngestRun, "write_prepared", crash_on_third)
         with pytest.raises(KeyboardInterrupt):
             ingest([path], fresh_store, batch_size=20)
         monkeypatch.undo()
-        assert span_count(fresh_store) == 40
+        # Two batches of about 20 spans landed, whole lines each.
+        stored = span_count(fresh_store)
+        assert 20 <= stored <= 60 and stored % 10 == 0
         report = ingest([path], fresh_store, batch_size=20)
         assert report.sources[0].resumed_from is not None
-        assert (report.spans_accepted, report.duplicates_skipped) == (60, 0)
+        assert (report.spans_accepted, report.duplicates_skipped) == (100 - stored, 0)
         assert span_count(fresh_store) == 100
 
     def test_a_shrunk_file_is_reread_from_the_start(
@@ -639,21 +641,26 @@ MEASURE = textwrap.dedent(
 
     # Python heap after each committed batch: flat if nothing accumulates.
     blocks = []
-    write = store_module.IngestRun.write
+    write = store_module.IngestRun.write_prepared
 
     def counting_write(self, *args, **kwargs):
         result = write(self, *args, **kwargs)
         blocks.append(sys.getallocatedblocks())
         return result
 
-    store_module.IngestRun.write = counting_write
+    store_module.IngestRun.write_prepared = counting_write
     started = time.perf_counter()
     with Store.open(sys.argv[2]) as store:
         report = ingest([sys.argv[1]], store)
+    # VmHWM starts afresh at exec (ru_maxrss keeps the forking parent's size);
+    # the decoder worker, if one ran, has exited: ru_maxrss of children is its own.
+    with open("/proc/self/status") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(json.dumps({
         "spans": report.spans_accepted,
         "seconds": time.perf_counter() - started,
-        "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "max_rss_mb": (peak_kb + workers_kb) / 1024,
         "blocks": blocks,
     }))
     """
@@ -688,9 +695,9 @@ def test_memory_stays_bounded_on_a_large_file(tmp_path: Path) -> None:
         f"spans/s, peak RSS {large_run['max_rss_mb']:.0f} MB "
         f"(20k spans: {small_run['max_rss_mb']:.0f} MB)"
     )
-    # Nothing accumulates from batch to batch (20 batches of 10,000 spans)...
+    # Nothing accumulates from batch to batch (about 20 batches of 10,000 spans)...
     blocks = large_run["blocks"]
-    assert len(blocks) == 20
+    assert 17 <= len(blocks) <= 23, len(blocks)
     assert max(blocks) - blocks[0] < 0.02 * blocks[0], blocks
     # ...and the process never held the file's spans: as Python objects they
     # would take well over a gigabyte. (DuckDB's caches account for the rest.)

@@ -6,12 +6,13 @@ the same table) and the orjson decode-only floor. The machine is shared and
 noisy: ratios take the best of up to three runs (noise only ever lowers
 ours relative to the others), and nothing gates on absolute time.
 
-The issue's target, ingest at >= 2x the DuckDB-only rate, is not met on
-this hardware (see docs/ingest.md, "Benchmarks"): handing the rows to
-DuckDB and committing them alone takes about as long as the whole
-DuckDB-only route, and at 200,000 spans 2x that route is what orjson alone
-parses per second. The target is kept as a strict xfail so that meeting it
-shows up; the other checks guard what ingest does achieve.
+The issue's target, ingest at >= 2x the DuckDB-only rate, cannot be met on
+this hardware by any route (see docs/ingest.md, "Benchmarks"): the
+benchmark's *bound* (DuckDB's own parser reading the file plus storing the
+finished rows, with every other step free) is already more than half the
+DuckDB-only route's time. The 2x check asserts whenever that ceiling allows
+2x and is an expected failure, naming the ceiling, when it does not; the
+other checks guard what ingest does achieve.
 """
 
 from __future__ import annotations
@@ -64,12 +65,23 @@ def test_ingest_keeps_its_ratio_to_duckdb_only(figures: Figures) -> None:
     assert 0 < figures.ratio_vs_floor < 1, figures
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the store's insert and commit alone take about as long as the DuckDB-only "
-    "route (docs/ingest.md, Benchmarks)",
-)
+def test_the_bound_is_a_bound(figures: Figures) -> None:
+    """No route beats parsing with DuckDB plus storing finished rows (noise allowed)."""
+    print(
+        f"\nbound: parse {figures.bound_parse_seconds:.2f} s + store "
+        f"{figures.bound_store_seconds:.2f} s; ceiling (DuckDB only / bound) {figures.ceiling:.2f}"
+    )
+    assert figures.bound_seconds < figures.duckdb_seconds, figures
+    assert figures.ours_seconds > 0.8 * figures.bound_seconds, figures
+
+
 def test_ingest_is_twice_as_fast_as_duckdb_only(figures: Figures) -> None:
+    if figures.ceiling < 2.0:
+        pytest.xfail(
+            f"no route can reach 2x here: parsing with DuckDB and storing the finished rows "
+            f"alone take 1/{figures.ceiling:.2f} of the DuckDB-only route's time "
+            "(docs/ingest.md, Benchmarks)"
+        )
     assert figures.ratio_vs_duckdb >= 2.0, figures
 
 

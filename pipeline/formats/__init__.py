@@ -10,9 +10,10 @@ registered name.
 from __future__ import annotations
 
 from ..errors import IngestError
-from ._base import Format, FormatOptions, ReadContext, Reader, ReaderItem, Sniffer
+from ._base import Decoder, Format, FormatOptions, ReadContext, Reader, ReaderItem, Sniffer
 
 __all__ = [
+    "Decoder",
     "Format",
     "FormatOptions",
     "ReadContext",

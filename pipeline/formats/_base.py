@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..records import Checkpoint, DecodeLimits, Rejection, SpanRow
+from ..records import Checkpoint, DecodeLimits, PendingRecord, Rejection, SpanRow
 
-__all__ = ["Format", "FormatOptions", "ReadContext", "Reader", "ReaderItem", "Sniffer"]
+__all__ = [
+    "Decoder",
+    "Format",
+    "FormatOptions",
+    "ReadContext",
+    "Reader",
+    "ReaderItem",
+    "Sniffer",
+]
 
-ReaderItem = SpanRow | Rejection | Checkpoint
+ReaderItem = SpanRow | Rejection | Checkpoint | PendingRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +45,9 @@ class ReadContext:
     continuing ``prefix_hash`` (the sha256 of bytes ``[0, start_offset)``).
     ``start_offset``/``start_line`` say where the stream is positioned.
     ``options`` are the user's conversion options (see :class:`FormatOptions`).
+    ``defer`` asks a format that has a ``decode`` to yield each record as a
+    :class:`PendingRecord` instead of decoding it (framing, checkpoints and
+    framing-level rejections stay in the reader).
     """
 
     source: str
@@ -46,6 +57,7 @@ class ReadContext:
     start_line: int = 0
     prefix_hash: hashlib._Hash | None = None
     options: FormatOptions = FormatOptions()
+    defer: bool = False
 
 
 Reader = Callable[[io.BufferedReader, ReadContext], Iterator[ReaderItem]]
@@ -54,6 +66,10 @@ Reader = Callable[[io.BufferedReader, ReadContext], Iterator[ReaderItem]]
 Each :class:`SpanRow` or :class:`Rejection` is one *record*; the ingest
 counts reconcile as records = accepted + quarantined + duplicates.
 """
+
+Decoder = Callable[[Sequence[PendingRecord], DecodeLimits], tuple[list[SpanRow], list[Rejection]]]
+"""Deferred records -> (rows, rejections), exactly what the reader would have yielded
+for them inline. A module-level function, so worker processes can run it."""
 
 Sniffer = Callable[[bytes, str], int]
 """(first bytes of the decompressed stream, source name) -> confidence.
@@ -73,3 +89,5 @@ class Format:
     read: Reader
     sniff: Sniffer
     resumable: bool = False
+    decode: Decoder | None = None
+    """Set when the reader can defer records (``ReadContext.defer``) to this function."""

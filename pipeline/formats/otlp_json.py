@@ -12,16 +12,24 @@ from __future__ import annotations
 import io
 import json
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..otlp import ParsedJson, iter_parsed_request, parse_json
-from ..records import Checkpoint, Position, Reason, Rejection
+from ..records import (
+    Checkpoint,
+    DecodeLimits,
+    PendingRecord,
+    Position,
+    Reason,
+    Rejection,
+    SpanRow,
+)
 from ..sources import ChainedReader, SourceDataError, buffered
 from ._base import Format, ReadContext, ReaderItem
 
-__all__ = ["FORMAT", "read_otlp_json", "sniff_otlp_json"]
+__all__ = ["FORMAT", "decode_otlp_json_lines", "read_otlp_json", "sniff_otlp_json"]
 
 _BOM: Final = b"\xef\xbb\xbf"
 _DRAIN_CHUNK: Final = 1 << 20
@@ -216,6 +224,7 @@ def _read_lines(
     limits = ctx.limits
     cap = limits.max_record_bytes
     prefix = ctx.prefix_hash if ctx.resumable else None
+    defer = ctx.defer
     pending = first
     while True:
         parsed: ParsedJson | Rejection | None = None
@@ -252,9 +261,13 @@ def _read_lines(
         else:
             state.offset += len(raw)
             if not raw.isspace():
-                if parsed is None:
+                if parsed is None and defer:
+                    yield PendingRecord(raw, state.line, start)
+                elif parsed is None:
                     parsed = parse_json(raw, position, limits)
-                if isinstance(parsed, Rejection):
+                if parsed is None:
+                    pass  # deferred
+                elif isinstance(parsed, Rejection):
                     yield parsed
                 else:
                     yield from iter_parsed_request(
@@ -266,6 +279,30 @@ def _read_lines(
             yield Checkpoint(state.offset, state.line, prefix)
 
 
+def decode_otlp_json_lines(
+    records: Sequence[PendingRecord], limits: DecodeLimits
+) -> tuple[list[SpanRow], list[Rejection]]:
+    """Deferred lines -> the rows and rejections :func:`read_otlp_json` yields for them."""
+    rows: list[SpanRow] = []
+    rejections: list[Rejection] = []
+    for record in records:
+        parsed = parse_json(
+            record.data, Position(line=record.line, byte_offset=record.byte_offset), limits
+        )
+        if isinstance(parsed, Rejection):
+            rejections.append(parsed)
+            continue
+        for item in iter_parsed_request(
+            parsed, limits=limits, line=record.line, byte_offset=record.byte_offset
+        ):
+            if type(item) is SpanRow:
+                rows.append(item)
+            else:
+                assert isinstance(item, Rejection)
+                rejections.append(item)
+    return rows, rejections
+
+
 FORMAT: Final = Format(
     name="otlp-json",
     summary="OTLP JSON ExportTraceServiceRequest: one per line (Collector / OTel file "
@@ -273,4 +310,5 @@ FORMAT: Final = Format(
     read=read_otlp_json,
     sniff=sniff_otlp_json,
     resumable=True,
+    decode=decode_otlp_json_lines,
 )
