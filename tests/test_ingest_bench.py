@@ -86,20 +86,23 @@ def test_ingest_is_twice_as_fast_as_duckdb_only(figures: Figures) -> None:
 
 
 def test_memory_stays_bounded_on_a_moderately_large_file(tmp_path: Path) -> None:
-    """Ten times the spans (200 MB of JSON) cost little more peak memory than one batch's worth."""
+    """Three times the spans (60 -> 200 MB of JSON, both past --parallel-after, so both
+    with a decoder worker) cost little more peak memory: a few batches, not the file."""
     small = tmp_path / "small.jsonl"
     large = tmp_path / "large.jsonl"
-    small_spans = write_file(small, 10_000)
+    small_spans = write_file(small, 30_000)
     large_spans = write_file(large, 100_000)
     small_report, small_peak = ingest_in_child(small, tmp_path / "small.duckdb")
     large_report, large_peak = ingest_in_child(large, tmp_path / "large.duckdb")
     assert small_report["spans"] == small_spans and large_report["spans"] == large_spans
+    assert small_report["worker_rss_kb"] and large_report["worker_rss_kb"]
     print(
-        f"\npeak RSS: {small_peak / 1e6:.0f} MB for {small_spans:,} spans, "
-        f"{large_peak / 1e6:.0f} MB for {large_spans:,} spans "
+        f"\npeak RSS (main process + decoder): {small_peak / 1e6:.0f} MB for {small_spans:,} "
+        f"spans, {large_peak / 1e6:.0f} MB for {large_spans:,} spans "
         f"({large.stat().st_size / 1e6:.0f} MB of JSON)"
     )
-    # The spans of the large file as Python objects would take gigabytes; a
-    # batch at a time (plus DuckDB's buffers) is a few hundred megabytes.
-    assert large_peak < 1_000_000_000, large_peak
+    # The spans of the large file as Python objects would take several
+    # gigabytes; a few batches (plus DuckDB's buffers, held to 512 MiB during
+    # an ingest) are well under the 1.5 GB the 2 GB benchmark must stay below.
+    assert large_peak < 1_300_000_000, large_peak
     assert large_peak - small_peak < 400_000_000, (small_peak, large_peak)

@@ -543,3 +543,42 @@ def test_describe_process_names_what_it_can() -> None:
     assert describe_process(os.getpid()) == "this process"
     assert describe_process(None) == "another process"
     assert describe_process(2**22 + 12345) == f"process {2**22 + 12345}"
+
+
+def test_bulk_writes_gather_commits_then_checkpoint_and_restore_settings(
+    tmp_path: Path,
+) -> None:
+    """During a bulk load commits stay in the WAL (still durable); afterwards one
+    checkpoint folds them in and DuckDB's own settings are back."""
+    from recurscope.pipeline.testing import synthetic_lines
+
+    db = tmp_path / "bulk.duckdb"
+    wal = tmp_path / "bulk.duckdb.wal"
+    source = tmp_path / "lines.jsonl"
+    source.write_bytes(b"".join(synthetic_lines(3_000, spans_per_line=50)))
+
+    def setting(store: Store, name: str) -> str:
+        return str(store.scalar(f"SELECT current_setting('{name}')"))
+
+    with Store.open(db) as store:
+        before = setting(store, "checkpoint_threshold"), setting(store, "memory_limit")
+        with store.bulk_writes(wal_bytes=64 * 1024**2, memory_bytes=256 * 1024**2):
+            assert setting(store, "memory_limit") == "256.0 MiB"
+            run = store.begin_ingest(str(source), "otlp-json")
+            from recurscope.pipeline.formats.otlp_json import decode_otlp_json_lines
+            from recurscope.pipeline.records import DEFAULT_LIMITS, PendingRecord
+
+            lines = source.read_bytes().splitlines(keepends=True)
+            for start in range(0, len(lines), 20):
+                records = [
+                    PendingRecord(line, start + i + 1, 0)
+                    for i, line in enumerate(lines[start : start + 20])
+                ]
+                rows, _ = decode_otlp_json_lines(records, DEFAULT_LIMITS)
+                run.write(rows)
+            run.finish("ok")
+            # 3,000 spans of about 1 KB: committed, but not yet checkpointed.
+            assert wal.exists() and wal.stat().st_size > 1_000_000
+        assert (setting(store, "checkpoint_threshold"), setting(store, "memory_limit")) == before
+        assert not wal.exists() or wal.stat().st_size == 0
+        assert store.scalar("SELECT count(*) FROM otel_traces") == 3_000
