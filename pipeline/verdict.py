@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import subprocess
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -170,6 +171,38 @@ def _number(section: Mapping[str, Any], key: str, where: str, kind: type = float
     return kind(value)
 
 
+def last_changed(file: Path) -> datetime:
+    """When ``file``'s content last changed (UTC, naive).
+
+    Its modification time, unless git tracks the file and it is unchanged
+    since its last commit: then that commit's time. A fresh clone or
+    checkout sets every file's mtime to *now*, which would make a
+    pre-registration look edited after any earlier evidence window.
+    """
+    modified = datetime.fromtimestamp(file.stat().st_mtime, UTC).replace(tzinfo=None)
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", *args, "--", file.name],
+            cwd=file.parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+
+    try:
+        status = git("status", "--porcelain")
+        if status.returncode != 0 or status.stdout.strip():
+            return modified  # not in a repository, untracked, or changed since its commit
+        log = git("log", "-1", "--format=%ct")
+        if log.returncode != 0 or not log.stdout.strip():
+            return modified  # ignored by git
+        committed = int(log.stdout.strip())
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return modified  # no git here
+    return datetime.fromtimestamp(committed, UTC).replace(tzinfo=None)
+
+
 def load_preregistration(path: str | Path) -> Preregistration:
     """Read and check the pre-registration at ``path``.
 
@@ -246,7 +279,7 @@ def load_preregistration(path: str | Path) -> Preregistration:
     return Preregistration(
         path=str(file),
         sha256=hashlib.sha256(raw).hexdigest(),
-        modified_at=datetime.fromtimestamp(file.stat().st_mtime, UTC).replace(tzinfo=None),
+        modified_at=last_changed(file),
         registered_at=_as_datetime(registration.get("registered_at"), "registered_at"),
         alpha=alpha,
         correction=correction,

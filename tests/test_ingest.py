@@ -651,7 +651,8 @@ MEASURE = textwrap.dedent(
     store_module.IngestRun.write_prepared = counting_write
     started = time.perf_counter()
     with Store.open(sys.argv[2]) as store:
-        report = ingest([sys.argv[1]], store)
+        # Both sizes with the decoder worker, so the peaks compare like with like.
+        report = ingest([sys.argv[1]], store, parallel_after=0)
     # VmHWM starts afresh at exec (ru_maxrss keeps the forking parent's size);
     # the decoder worker, if one ran, has exited: ru_maxrss of children is its own.
     with open("/proc/self/status") as status:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import subprocess
 from datetime import datetime
 from pathlib import Path
 
@@ -311,3 +313,35 @@ class TestDecision:
         """The file may not name a criterion the evidence does not compute."""
         with pytest.raises(PreregistrationError, match="does not compute"):
             decide(prereg, {}, MET)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_committed_preregistration_dates_from_its_commit_not_its_checkout(
+    tmp_path: Path,
+) -> None:
+    """A fresh clone sets mtimes to now; an unchanged tracked file counts from its
+    commit. Editing it (or keeping it out of git) falls back to the mtime."""
+    from recurscope.pipeline.verdict import last_changed
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    prereg = repo / "preregistration.toml"
+    prereg.write_text("[registration]\n")
+    when = "2026-01-02T03:04:05+00:00"
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_DATE": when,
+        "GIT_COMMITTER_DATE": when,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    untracked = last_changed(prereg)
+    for args in (["init", "-q"], ["add", "preregistration.toml"], ["commit", "-qm", "pre"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    os.utime(prereg)  # what a checkout does: mtime = now
+    assert last_changed(prereg) == datetime(2026, 1, 2, 3, 4, 5)
+    prereg.write_text("[registration]\n# edited\n")
+    assert last_changed(prereg) > datetime(2026, 1, 2, 3, 4, 5)
+    assert untracked > datetime(2026, 1, 2, 3, 4, 5)
