@@ -635,8 +635,13 @@ class _SourceReader:
             bytes_read = raw.count - start_offset
             if current.pending and not current.rows and decode is not None:
                 pool = decoding.pool
+                future: Future[DecodedBatch] | None = None
                 if pool is not None and decoding.use_pool():
-                    future = pool.submit(decode, current.pending, self.limits)
+                    try:
+                        future = pool.submit(decode, current.pending, self.limits)
+                    except OSError:
+                        decoding.broken = True  # no process could start: decode here
+                if pool is not None and future is not None:
                     in_flight.append(
                         _InFlight(
                             future,

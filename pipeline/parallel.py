@@ -280,7 +280,12 @@ class DecoderPool:
         self, decode: Decoder, records: Sequence[PendingRecord], limits: DecodeLimits
     ) -> Future[DecodedBatch]:
         if not self._started:
-            self._started = [_Worker() for _ in range(self.workers)]
+            try:
+                while len(self._started) < self.workers:
+                    self._started.append(_Worker())
+            except OSError:
+                self.close(cancel=True)
+                raise
         worker = self._started[self._next % len(self._started)]
         self._next += 1
         return worker.submit((decode, list(records), limits))

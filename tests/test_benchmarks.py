@@ -36,7 +36,7 @@ def best_ratio(measure: Callable[[], Result], target: float, tries: int = 3) -> 
 
 def test_instrumented_call_costs_at_most_1_2x_a_bare_span() -> None:
     """A call with its history attributes (analysis cached) costs <= 1.2x a bare SDK span with the same attributes."""
-    result = best_ratio(lambda: bench_call_overhead(calls=1500)[0], 1.2)
+    result = best_ratio(lambda: bench_call_overhead(calls=1500)[0], 1.2, tries=5)
     assert result.ratio <= 1.2, result.detail
 
 

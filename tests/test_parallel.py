@@ -150,6 +150,18 @@ def test_a_dead_worker_is_replaced_by_decoding_here(
     assert counts == inline_tables[2]
 
 
+def test_workers_that_cannot_start_leave_decoding_here(
+    source: Path, inline_tables: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cannot_start(self: Any) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(parallel_module._Worker, "__init__", cannot_start)
+    db = tmp_path / "nofork.duckdb"
+    run(source, db, workers=2, parallel_after=0, batch_size=300)
+    assert tables(db) == inline_tables
+
+
 def test_a_worker_runs_the_decoder_and_reports_its_death() -> None:
     records = [
         PendingRecord(line, number + 1, 0)
