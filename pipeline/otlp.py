@@ -1033,9 +1033,13 @@ def _may_hold_surrogate_escape(text: str) -> bool:
 
 
 def parse_json_text(
-    data: bytes, position: Position, limits: DecodeLimits
+    data: bytes, position: Position, limits: DecodeLimits, *, allow_constants: bool = False
 ) -> tuple[Any, bool] | Rejection:
-    """bytes -> (parsed JSON, may hold surrogate escapes) or a Rejection saying why not."""
+    """bytes -> (parsed JSON, may hold surrogate escapes) or a Rejection saying why not.
+
+    ``allow_constants`` accepts bare ``NaN`` / ``Infinity`` (Python's
+    ``json.dumps`` writes them; strict JSON and Go never do).
+    """
     excerpt = data[: limits.excerpt_bytes]
     try:
         text = data.decode("utf-8")
@@ -1049,7 +1053,8 @@ def parse_json_text(
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte-order mark some editors write
     try:
-        return json.loads(text, parse_constant=_reject_constant), _may_hold_surrogate_escape(text)
+        constants = None if allow_constants else _reject_constant
+        return json.loads(text, parse_constant=constants), _may_hold_surrogate_escape(text)
     except json.JSONDecodeError as error:
         # Cut off: the parser ran out of text, or a string never closed (it
         # would be closed later in the text otherwise).

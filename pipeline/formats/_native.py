@@ -20,14 +20,13 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import io
-import json
 import re
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from ..otlp import iter_json_request
+from ..otlp import iter_json_request, parse_json_text
 from ..records import Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
 from ..sources import SourceDataError
 from ._base import ReadContext, Reader, ReaderItem
@@ -191,14 +190,6 @@ def parse_time_ns(value: object, what: str) -> int:
 # JSON text.
 
 
-class _Constant(ValueError):
-    pass
-
-
-def _reject_constant(name: str) -> Any:
-    raise _Constant(f'{name} is not valid JSON (use a string, e.g. "NaN")')
-
-
 def parse_json(
     data: bytes, position: Position, limits: DecodeLimits, *, allow_constants: bool = False
 ) -> Any | Rejection:
@@ -207,41 +198,8 @@ def parse_json(
     ``allow_constants`` accepts bare ``NaN`` / ``Infinity`` (Python's
     ``json.dumps`` writes them; strict JSON and Go never do).
     """
-    excerpt = data[: limits.excerpt_bytes]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return Rejection(
-            Reason.INVALID_UTF8,
-            f"byte {error.start} is not valid UTF-8 ({error.reason})",
-            excerpt,
-            position,
-        )
-    text = text.removeprefix("\ufeff")
-    try:
-        if allow_constants:
-            return json.loads(text)
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as error:
-        if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
-            return Rejection(
-                Reason.TRUNCATED_JSON,
-                f"JSON ends early ({error.msg}): the record was cut off",
-                excerpt,
-                position,
-            )
-        return Rejection(
-            Reason.INVALID_JSON,
-            f"{error.msg} at line {error.lineno} column {error.colno}",
-            excerpt,
-            position,
-        )
-    except RecursionError:
-        return Rejection(Reason.TOO_DEEPLY_NESTED, "JSON nests too deeply", excerpt, position)
-    except _Constant as error:
-        return Rejection(Reason.INVALID_JSON, str(error), excerpt, position)
-    except ValueError as error:  # integers with thousands of digits
-        return Rejection(Reason.INVALID_VALUE, str(error)[:200], excerpt, position)
+    parsed = parse_json_text(data, position, limits, allow_constants=allow_constants)
+    return parsed if isinstance(parsed, Rejection) else parsed[0]
 
 
 # --------------------------------------------------------------------------
