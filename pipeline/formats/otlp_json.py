@@ -9,6 +9,7 @@ resume; a whole document is held in memory (up to ``max_record_bytes``).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import shlex
@@ -136,16 +137,7 @@ def _read_after_oversize_first_line(
     start = state.offset
     if prefix is not None:
         prefix.update(first)
-    size = len(first)
-    complete = first.endswith(b"\n")
-    while not complete:
-        more = stream.readline(_DRAIN_CHUNK)
-        if not more:
-            break
-        size += len(more)
-        complete = more.endswith(b"\n")
-        if prefix is not None:
-            prefix.update(more)
+    size, _ = _skip_rest_of_line(stream, first, prefix)
     blanks: list[bytes] = []
     following = stream.readline(cap + 1)
     while following.endswith(b"\n") and following.isspace():
@@ -171,6 +163,24 @@ def _read_after_oversize_first_line(
             prefix.update(blank)
             yield Checkpoint(state.offset, state.line, prefix)
     yield from _read_lines(stream, ctx, state, (following, None))
+
+
+def _skip_rest_of_line(
+    stream: io.BufferedReader, head: bytes, prefix: hashlib._Hash | None
+) -> tuple[int, bool]:
+    """Read past the rest of a line that began with ``head`` (already hashed), in
+    bounded memory, hashing what it reads: (the line's size, whether it ended)."""
+    size = len(head)
+    complete = head.endswith(b"\n")
+    while not complete:
+        more = stream.readline(_DRAIN_CHUNK)
+        if not more:
+            break
+        size += len(more)
+        complete = more.endswith(b"\n")
+        if prefix is not None:
+            prefix.update(more)
+    return size, complete
 
 
 def _document_too_large(ctx: ReadContext, head: bytes, offset: int) -> Rejection:
@@ -242,15 +252,7 @@ def _read_lines(
         if prefix is not None:
             prefix.update(raw)
         if not complete and len(raw) > cap:
-            size = len(raw)
-            while not complete:
-                more = stream.readline(_DRAIN_CHUNK)
-                if not more:
-                    break
-                size += len(more)
-                complete = more.endswith(b"\n")
-                if prefix is not None:
-                    prefix.update(more)
+            size, complete = _skip_rest_of_line(stream, raw, prefix)
             state.offset += size
             yield Rejection(
                 Reason.RECORD_TOO_LARGE,
