@@ -323,12 +323,6 @@ def _file_sha256(handle: BinaryIO) -> str:
     return digest.hexdigest()
 
 
-# Before anything is decoded a deferred record is guessed to hold a span per
-# kilobyte; the pump decodes the first one at once, and from then on the rate
-# seen so far sizes the batches.
-_FIRST_SPANS_PER_BYTE: Final = 1 / 1024
-
-
 @dataclass(slots=True)
 class _Batch:
     rows: list[SpanRow] = field(default_factory=list)
@@ -362,9 +356,9 @@ class _Decoding:
 
     @property
     def spans_per_byte(self) -> float:
-        if not self.decoded_bytes:
-            return _FIRST_SPANS_PER_BYTE
-        return self.decoded_records / self.decoded_bytes
+        """Records per byte of the deferred records decoded so far (the pump decodes
+        the first one at once, so batches of deferred records are sized by it)."""
+        return self.decoded_records / self.decoded_bytes if self.decoded_bytes else 0.0
 
     def learn(self, records: int, data_bytes: int) -> None:
         self.decoded_records += records
@@ -634,9 +628,9 @@ class _SourceReader:
             flushed_mark = mark
             bytes_read = raw.count - start_offset
             if current.pending and not current.rows and decode is not None:
-                pool = decoding.pool
+                pool = decoding.pool if decoding.use_pool() else None
                 future: Future[DecodedBatch] | None = None
-                if pool is not None and decoding.use_pool():
+                if pool is not None:
                     try:
                         future = pool.submit(decode, current.pending, self.limits)
                     except OSError:
