@@ -56,6 +56,9 @@ SERVICE_VERSION: Final = "service.version"
 SEED: Final = "recurscope.seed"
 """Resource attribute: seed of a simulated or replayed run (the evidence window counts seeds)."""
 
+ORIGIN: Final = "recurscope.origin"
+"""Resource attribute: where the spans came from (observed, simulated, replayed); absent means observed."""
+
 # --- common ------------------------------------------------------------------
 
 SAMPLING_PROBABILITY: Final = "recurscope.sampling.probability"

@@ -326,6 +326,7 @@ def compare(
     until: datetime | None = None,
     service: str | None = None,
     role: str | None = None,
+    prompt_version: str | None = None,
     confidence: float = 0.95,
 ) -> Comparison:
     """Compare two groups on every criterion their rows can differ on.
@@ -337,7 +338,14 @@ def compare(
     a label. Resamples and seed come from the pre-registration.
     """
     prereg = load_preregistration(preregistration_path or default_preregistration_path())
-    base = EvidenceFilter(since=since, until=until, service=service, role=role, exploratory=True)
+    base = EvidenceFilter(
+        since=since,
+        until=until,
+        service=service,
+        role=role,
+        prompt_version=prompt_version,
+        exploratory=True,
+    )
     notes: list[str] = []
     if split_date is not None:
         dimension = Dimension("date", "started_at", _SPAN_TABLES)
@@ -448,6 +456,7 @@ def _run_compare(args: argparse.Namespace) -> int:
                 until=parse_when(args.until, end=True) if args.until else None,
                 service=args.service,
                 role=args.role,
+                prompt_version=args.prompt_version,
             )
         finally:
             store.close()

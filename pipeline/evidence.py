@@ -1023,8 +1023,9 @@ _FILTERED_TABLES: Final = ("calls", "delegations", "trims", "boundary_shifts")
 class EvidenceFilter:
     """Which evidence rows a view keeps; every field narrows, ``None`` keeps all.
 
-    ``since``/``until`` bound span start times (``until`` exclusive) and
-    ``service`` the service name, on every table. ``role`` keeps calls and
+    ``since``/``until`` bound span start times (``until`` exclusive),
+    ``service`` the service name and ``prompt_version`` the prompt version,
+    on every table. ``role`` keeps calls and
     delegations handled by that role, and trims and boundary shifts recorded
     inside such a call. ``predicates`` adds a SQL condition per table
     (``calls``, ``delegations``, ``trims``, ``boundary_shifts``), with values
@@ -1036,6 +1037,7 @@ class EvidenceFilter:
     until: datetime | None = None
     service: str | None = None
     role: str | None = None
+    prompt_version: str | None = None
     predicates: Mapping[str, str] = field(default_factory=dict)
     exploratory: bool = False
 
@@ -1050,6 +1052,8 @@ class EvidenceFilter:
             parts.append(f"service = {self.service}")
         if self.role is not None:
             parts.append(f"role = {self.role}")
+        if self.prompt_version is not None:
+            parts.append(f"prompt version = {self.prompt_version}")
         return ", ".join(parts)
 
     def condition(self, table: str) -> str:
@@ -1063,6 +1067,8 @@ class EvidenceFilter:
             clauses.append(f"service_name = {sql_literal(self.service)}")
         if self.role is not None:
             clauses.append(f"role = {sql_literal(self.role)}")
+        if self.prompt_version is not None:
+            clauses.append(f"prompt_version = {sql_literal(self.prompt_version)}")
         extra = self.predicates.get(table)
         if extra:
             clauses.append(f"({extra})")
@@ -1112,6 +1118,7 @@ class EvidenceView:
         self.filter = evidence_filter or EvidenceFilter()
         self.min_other_sessions = min_other_sessions
         self.stale_reason = ""
+        self.stored_session_models = False
         self._cur = con.cursor()
         try:
             install_dialect(self._cur)
@@ -1205,7 +1212,27 @@ class EvidenceView:
                     cur.execute(f"CREATE TEMP TABLE {name} AS {sql_text(name)}")
                 else:
                     cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
+            if not narrowed and self._stored_session_models_usable():
+                # The whole store with the S the stored tables were built with:
+                # they are exactly what rebuilding here would give.
+                for name in SESSION_MODELS:
+                    cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
+                self.stored_session_models = True
+                return
         _build_session_models(cur, "CREATE TEMP TABLE", self.min_other_sessions)
+
+    def _stored_session_models_usable(self) -> bool:
+        """True when the stored session tables exist and were built with this view's S."""
+        target = self._target
+        if not target.tables().issuperset(SESSION_MODELS):
+            return False
+        row = _first(
+            self._cur.execute(
+                f"SELECT value FROM {target.q('evidence_params')} "
+                "WHERE name = 'boilerplate_min_other_sessions'"
+            ).fetchall()
+        )
+        return row is not None and row[0] == self.min_other_sessions
 
     def query(
         self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
@@ -1248,17 +1275,28 @@ class EvidenceView:
         num = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
         den = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
         if wanted and sessions:
-            index = {s: i for i, s in enumerate(sessions)}
-            column = {c: j for j, c in enumerate(wanted)}
-            rows = self._cur.execute(
-                "SELECT session_id, criterion, numerator, denominator FROM session_criteria "
-                "WHERE list_contains(?, criterion)",
-                [list(wanted)],
-            ).fetchall()
-            for session_id, criterion, numerator, denominator in rows:
-                i, j = index[session_id], column[criterion]
-                num[i, j] = numerator
-                den[i, j] = denominator
+            # Positions computed in SQL and scattered with numpy: a Python loop
+            # over sessions x criteria rows costs seconds at 100,000 sessions.
+            cells = self._cur.execute(
+                """
+                with session_index as (
+                    select session_id, row_number() over (order by session_id) - 1 as i
+                    from sessions
+                ),
+                criterion_index as (
+                    select unnest(?) as criterion, generate_subscripts(?, 1) - 1 as j
+                )
+                select i, j, numerator, denominator
+                from session_criteria
+                join session_index using (session_id)
+                join criterion_index using (criterion)
+                """,
+                [list(wanted), list(wanted)],
+            ).fetchnumpy()
+            rows = np.asarray(cells["i"], dtype=np.int64)
+            cols = np.asarray(cells["j"], dtype=np.int64)
+            num[rows, cols] = np.asarray(cells["numerator"], dtype=np.float64)
+            den[rows, cols] = np.asarray(cells["denominator"], dtype=np.float64)
         return SessionMatrix(sessions, wanted, num, den)
 
 

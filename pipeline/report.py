@@ -285,6 +285,7 @@ class ScopeInfo:
     role: str | None
     window_start: str | None
     window_end: str | None
+    prompt_version: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +327,27 @@ class WindowInfo:
     min_seeds: int
     met: bool
     missing: tuple[str, ...]
+    non_observed_spans: int = 0
+    simulated_spans: int = 0
+    replayed_spans: int = 0
+
+    @property
+    def origin_note(self) -> str:
+        """'' for observed evidence, else a sentence saying how much of it is not observed."""
+        if not self.non_observed_spans:
+            return ""
+        kinds = [
+            f"{count:,} {name}"
+            for name, count in (("simulated", self.simulated_spans), ("replayed", self.replayed_spans))
+            if count
+        ]
+        other = self.non_observed_spans - self.simulated_spans - self.replayed_spans
+        if other:
+            kinds.append(f"{other:,} of another non-observed origin")
+        return (
+            f"{' and '.join(kinds)} of {self.spans:,} spans were not observed "
+            "(recurscope.origin): a demonstration, not evidence about a real runtime."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,25 +560,27 @@ def build_report(
     until: datetime | None = None,
     service: str | None = None,
     role: str | None = None,
+    prompt_version: str | None = None,
     detector_quality_path: str | Path | None = DEFAULT_DETECTOR_QUALITY,
     top_clusters: int = 10,
     database: str | None = None,
 ) -> Report:
     """The verdict report for the pre-registered window, or an exploratory view of it.
 
-    Any of ``since``/``until``/``service``/``role`` makes the view
+    Any of ``since``/``until``/``service``/``role``/``prompt_version`` makes the view
     *exploratory*: verdicts are still computed, but labelled as such; only
     the pre-registered window gives the headline. Works on a read-only
     connection (everything computed lives in a private cursor).
     """
     prereg = load_preregistration(preregistration_path)
-    exploratory = any(v is not None for v in (since, until, service, role))
+    exploratory = any(v is not None for v in (since, until, service, role, prompt_version))
     window_start, window_end = prereg.window.start, prereg.window.end
     evidence_filter = EvidenceFilter(
         since=_later(window_start, since),
         until=_earlier(window_end, until),
         service=service,
         role=role,
+        prompt_version=prompt_version,
         exploratory=exploratory,
     )
     detector = (
@@ -641,6 +665,8 @@ def build_report(
         caveats.append("spans were sampled or dropped before the evidence")
     if integrity.flagged:
         caveats.append("pre-registration changed after the window began")
+    if int(coverage.get("non_observed_spans") or 0):
+        caveats.append("computed from simulated or replayed spans: a demonstration")
 
     decision_by_name = {d.name: d for v in verdicts for d in v.criteria}
     primary_rows = tuple(
@@ -675,6 +701,7 @@ def build_report(
             service=service,
             role=role,
             window_start=_iso(window_start),
+            prompt_version=prompt_version,
             window_end=_iso(window_end),
         ),
         preregistration=PreregistrationInfo(
@@ -709,6 +736,9 @@ def build_report(
             min_seeds=prereg.window.min_seeds,
             met=window.met,
             missing=window.missing,
+            non_observed_spans=int(coverage.get("non_observed_spans") or 0),
+            simulated_spans=int(coverage.get("simulated_spans") or 0),
+            replayed_spans=int(coverage.get("replayed_spans") or 0),
         ),
         verdicts=tuple(_verdict_row(v, caveats) for v in verdicts),
         primary=primary_rows,
@@ -804,6 +834,8 @@ def _render_markdown(report: Report) -> str:
         f"Generated {report.generated_at} from {report.database or 'the evidence database'}; "
         f"scope: {scope}. Pre-registration `{pre.path}`, SHA-256 `{pre.sha256}`."
     )
+    if report.window.origin_note:
+        lines += ["", f"> **Not observed evidence:** {report.window.origin_note}"]
     if report.scope.exploratory:
         lines += [
             "",
@@ -994,6 +1026,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--service", default=None, help="exploratory: one service name")
     parser.add_argument("--role", default=None, help="exploratory: calls handled by one role")
+    parser.add_argument(
+        "--prompt-version", default=None, help="exploratory: spans of one prompt version"
+    )
 
 
 def write_output(text: str, out: str | None) -> None:
@@ -1020,6 +1055,7 @@ def _run_report(args: argparse.Namespace) -> int:
                 until=until,
                 service=args.service,
                 role=args.role,
+                prompt_version=args.prompt_version,
                 detector_quality_path=args.detector_quality,
                 database=db,
             )

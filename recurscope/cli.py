@@ -23,6 +23,7 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.pipeline.validate", "pipeline", ("validate",)),
     ("recurscope.pipeline.export", "pipeline", ("export",)),
     ("recurscope.pipeline.prune", "pipeline", ("prune",)),
+    ("recurscope.dashboards.cli", "dashboards", ("dashboard", "demo")),
 )
 
 EPILOG = """\
@@ -32,6 +33,8 @@ examples:
   recurscope serve                              # OTLP/HTTP receiver on 127.0.0.1:4318
   recurscope validate spans.json                # check another runtime's spans against the conventions
   recurscope report --format md                 # the verdict, pasteable into a design record
+  recurscope dashboard                          # the dashboard on http://127.0.0.1:8501
+  recurscope demo                               # simulated demo data and its dashboard
 """
 
 

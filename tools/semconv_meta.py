@@ -60,6 +60,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
     ),
     "service.version": ("string", "", "2.3.1", "recommended", ["resource"], "when the host knows its version"),
     "recurscope.seed": ("int", "", 7, "conditional", ["resource"], "simulated or replayed runs"),
+    "recurscope.origin": ("string", "", "simulated", "conditional", ["resource"], "simulated or replayed runs (the demo, simulators, replays); absent means observed"),
     "recurscope.sampling.probability": ("double", "1", 0.25, "conditional", ALL, "when the host head-samples"),
     "recurscope.prompt.version": (
         "string",

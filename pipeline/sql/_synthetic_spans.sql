@@ -134,7 +134,8 @@ call_spans as (
         'recurscope.call' as SpanName,
         'Internal' as SpanKind,
         service as ServiceName,
-        map {'service.name': service, 'service.instance.id': run_id} as ResourceAttributes,
+        map {'service.name': service, 'service.instance.id': run_id, 'recurscope.origin': 'simulated'}
+            as ResourceAttributes,
         'recurscope.instrumentation' as ScopeName,
         '0.1.0' as ScopeVersion,
         map_from_entries(list_filter([
@@ -216,7 +217,8 @@ trim_spans as (
         'recurscope.trim' as SpanName,
         'Internal' as SpanKind,
         service as ServiceName,
-        map {'service.name': service, 'service.instance.id': run_id} as ResourceAttributes,
+        map {'service.name': service, 'service.instance.id': run_id, 'recurscope.origin': 'simulated'}
+            as ResourceAttributes,
         'recurscope.instrumentation' as ScopeName,
         '0.1.0' as ScopeVersion,
         map_from_entries(list_filter([
@@ -288,7 +290,8 @@ shift_spans as (
         'recurscope.goal.boundary_shift' as SpanName,
         'Internal' as SpanKind,
         service as ServiceName,
-        map {'service.name': service, 'service.instance.id': run_id} as ResourceAttributes,
+        map {'service.name': service, 'service.instance.id': run_id, 'recurscope.origin': 'simulated'}
+            as ResourceAttributes,
         'recurscope.instrumentation' as ScopeName,
         '0.1.0' as ScopeVersion,
         map_from_entries(list_filter([
@@ -335,7 +338,8 @@ llm_spans as (
         'chat ' || model as SpanName,
         'Client' as SpanKind,
         service as ServiceName,
-        map {'service.name': service, 'service.instance.id': run_id} as ResourceAttributes,
+        map {'service.name': service, 'service.instance.id': run_id, 'recurscope.origin': 'simulated'}
+            as ResourceAttributes,
         'opentelemetry.instrumentation.openai' as ScopeName,
         '0.50b0' as ScopeVersion,
         map {
@@ -361,7 +365,8 @@ root_spans as (
         'agent.turn' as SpanName,
         'Server' as SpanKind,
         service as ServiceName,
-        map {'service.name': service, 'service.instance.id': run_id} as ResourceAttributes,
+        map {'service.name': service, 'service.instance.id': run_id, 'recurscope.origin': 'simulated'}
+            as ResourceAttributes,
         'host' as ScopeName,
         '' as ScopeVersion,
         map {'gen_ai.conversation.id': session_id} as SpanAttributes,

@@ -22,6 +22,7 @@ typed as (
         attr_str(SpanAttributes, 'gen_ai.conversation.id') as session_id,
         attr_str(ResourceAttributes, 'service.instance.id') as run_id,
         attr_str(ResourceAttributes, 'recurscope.seed') as seed,
+        coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed') as origin,
         TraceId as trace_id,
         SpanId as span_id,
         nullif(ParentSpanId, '') as parent_span_id,
@@ -78,6 +79,7 @@ final as (
         typed.model,
         typed.service_name,
         typed.service_version,
+        typed.origin,                          -- observed (default), simulated, replayed
         typed.source_format,
         typed.instrumentation_errors,           -- faults the instrumentation caught on this span
         typed.sampling_probability,

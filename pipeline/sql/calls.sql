@@ -22,6 +22,7 @@ typed as (
         attr_str(SpanAttributes, 'gen_ai.conversation.id') as session_id,
         attr_str(ResourceAttributes, 'service.instance.id') as run_id,
         attr_str(ResourceAttributes, 'recurscope.seed') as seed,
+        coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed') as origin,
         TraceId as trace_id,
         SpanId as span_id,
         nullif(ParentSpanId, '') as parent_span_id,
@@ -122,6 +123,7 @@ final as (
         model,
         service_name,
         service_version,
+        origin,                                -- observed (default), simulated, replayed
         source_format,              -- e.g. recurgent_jsonl for converted native logs
         instrumentation_errors,       -- faults the instrumentation caught on this span
         sampling_probability,       -- head-sampling probability when a marker says

@@ -18,6 +18,12 @@ final as (
         count(distinct seed) as seeds,                      -- distinct recurscope.seed; 0 if none
         count(distinct service_name) as services,
         coalesce(sum(spans), 0) as spans,                   -- call, trim and shift spans
+        coalesce(sum(case when origin <> 'observed' then spans else 0 end), 0)
+            as non_observed_spans,                          -- simulated or replayed spans
+        coalesce(sum(case when origin = 'simulated' then spans else 0 end), 0)
+            as simulated_spans,
+        coalesce(sum(case when origin = 'replayed' then spans else 0 end), 0)
+            as replayed_spans,
         min(first_span_at) as first_span_at,
         max(last_span_at) as last_span_at,
         coalesce(sum(sampling_marked_spans), 0) as sampling_marked_spans,

@@ -1,7 +1,7 @@
 -- session_activity: where and when each session ran, at the grain distinct counts need.
 --
 -- Grain: one row per distinct (session, day, run, seed, service, prompt
--- version, model) over call, trim and boundary-shift spans. A session
+-- version, model, origin) over call, trim and boundary-shift spans. A session
 -- usually has one or two rows, so distinct days, runs and seeds per session
 -- (`sessions`) and over the whole scope (`coverage`) are counted over these
 -- few rows instead of every span, and the table stays partitionable by
@@ -15,15 +15,15 @@ with
 
 span_rows as (
     select session_id, span_id, day, run_id, seed, service_name, prompt_version, model,
-        started_at, sampling_marked, sampling_probability
+        origin, started_at, sampling_marked, sampling_probability
     from calls
     union all
     select session_id, span_id, day, run_id, seed, service_name, prompt_version, model,
-        started_at, sampling_marked, sampling_probability
+        origin, started_at, sampling_marked, sampling_probability
     from trims
     union all
     select session_id, span_id, day, run_id, seed, service_name, prompt_version, model,
-        started_at, sampling_marked, sampling_probability
+        origin, started_at, sampling_marked, sampling_probability
     from boundary_shifts
 ),
 
@@ -36,6 +36,7 @@ final as (
         service_name,
         prompt_version,
         model,
+        origin,                                 -- observed, simulated, replayed
         count(*) as spans,                      -- call, trim and shift spans in this cell
         sum(span_checksum(span_id)) as span_checksum, -- detects changed spans, not just counts
         min(started_at) as first_span_at,
@@ -43,7 +44,7 @@ final as (
         sum(case when sampling_marked then 1 else 0 end) as sampling_marked_spans,
         min(sampling_probability) as min_sampling_probability
     from span_rows
-    group by session_id, day, run_id, seed, service_name, prompt_version, model
+    group by session_id, day, run_id, seed, service_name, prompt_version, model, origin
 )
 
 select * from final

@@ -25,6 +25,7 @@ typed as (
         attr_str(SpanAttributes, 'gen_ai.conversation.id') as session_id,
         attr_str(ResourceAttributes, 'service.instance.id') as run_id,
         attr_str(ResourceAttributes, 'recurscope.seed') as seed,
+        coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed') as origin,
         TraceId as trace_id,
         SpanId as span_id,
         nullif(ParentSpanId, '') as parent_span_id,
@@ -137,13 +138,18 @@ final as (
         typed.model,
         typed.service_name,
         typed.service_version,
+        typed.origin,                          -- observed (default), simulated, replayed
         typed.source_format,
         typed.instrumentation_errors,           -- faults the instrumentation caught on this span
         typed.sampling_probability,
         typed.sampling_marked,
         typed.started_at,
         typed.duration_ns,
-        cast(typed.started_at as date) as day
+        cast(typed.started_at as date) as day,
+        -- 1-based position of this planning among its session's plannings (turn)
+        row_number() over (
+            partition by typed.session_id order by typed.started_at, typed.span_id
+        ) as planning_index
     from typed
     left join source_calls as enclosing
         on enclosing.session_id = typed.session_id

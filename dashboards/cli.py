@@ -1,0 +1,431 @@
+"""``recurscope dashboard`` and ``recurscope demo``.
+
+``dashboard`` serves the Streamlit app (``dashboards/app.py``) on 127.0.0.1
+with Streamlit's usage statistics off, reading the store through the
+snapshot reader, so it runs beside ``serve`` and ``ingest``.
+
+``demo`` prepares a fresh demonstration store — spans produced by the real
+instrumentation (:mod:`.demo_data`), every one marked
+``recurscope.origin = simulated``, ingested and turned into evidence — then
+serves the dashboard on it. Running it again rebuilds the store, so the data
+never doubles; it refuses to replace a store that holds observed spans.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import webbrowser
+from datetime import timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from recurscope.pipeline.access import companions, open_for_writing
+from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
+
+__all__ = [
+    "DEFAULT_DEMO_DB",
+    "DEFAULT_PORT",
+    "DemoStore",
+    "add_command",
+    "dashboard_command",
+    "prepare_demo",
+]
+
+APP: Final = Path(__file__).with_name("app.py")
+DEFAULT_PORT: Final = 8501
+DEFAULT_HOST: Final = "127.0.0.1"
+DEFAULT_DEMO_DB: Final = Path("data") / "demo.duckdb"
+HEALTH_TIMEOUT: Final = 60.0
+
+
+class DashboardError(PipelineError):
+    """The dashboard could not start; the message says what to do."""
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def dashboard_command(
+    db: str | os.PathLike[str],
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    preregistration: str | None = None,
+    detector_quality: str | None = None,
+) -> list[str]:
+    """The ``streamlit run`` command line and settings that serve the dashboard."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP),
+        "--server.address",
+        host,
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+        "--server.runOnSave",
+        "false",
+        "--global.developmentMode",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+        "--client.showErrorDetails",
+        "none",
+        "--theme.base",
+        "light",
+    ]
+
+
+def _environment(
+    db: str | os.PathLike[str], preregistration: str | None, detector_quality: str | None
+) -> dict[str, str]:
+    env = dict(os.environ)
+    env["RECURSCOPE_DB"] = str(Path(db).resolve())
+    if preregistration:
+        env["RECURSCOPE_PREREG"] = str(Path(preregistration).resolve())
+    if detector_quality is not None:
+        env["RECURSCOPE_DETECTOR_QUALITY"] = (
+            str(Path(detector_quality).resolve()) if detector_quality else ""
+        )
+    env["STREAMLIT_BROWSER_GATHER_USAGE_STATS"] = "false"
+    return env
+
+
+def _wait_healthy(process: subprocess.Popen[bytes], url: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise DashboardError(
+                f"the dashboard exited with code {process.returncode} before serving {url}"
+            )
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise DashboardError(f"the dashboard did not answer on {url} within {timeout:.0f} s")
+
+
+def serve_dashboard(
+    db: str | os.PathLike[str],
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    open_browser: bool = True,
+    preregistration: str | None = None,
+    detector_quality: str | None = None,
+) -> int:
+    """Serve the dashboard until interrupted; returns the exit code."""
+    try:
+        import streamlit  # noqa: F401
+    except ImportError as error:
+        raise DashboardError(
+            f"the dashboard needs the [dashboards] extra: pip install 'recurscope[dashboards]' "
+            f"({error})"
+        ) from None
+    if not _port_free(host, port):
+        raise DashboardError(
+            f"port {port} on {host} is in use (another dashboard?): pass --port with a free "
+            "port, e.g. --port 8502"
+        )
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{port}"
+    process = subprocess.Popen(
+        dashboard_command(db, host=host, port=port),
+        env=_environment(db, preregistration, detector_quality),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        try:
+            _wait_healthy(process, url, HEALTH_TIMEOUT)
+        except DashboardError:
+            process.terminate()
+            _, err = process.communicate(timeout=10)
+            detail = err.decode("utf-8", "replace").strip().splitlines()[-5:]
+            raise DashboardError(
+                "could not start the dashboard: "
+                + " / ".join(detail or ["no output"])
+            ) from None
+        print(f"recurscope dashboard: serving {Path(db)} at {url}  (Ctrl-C stops it)", flush=True)
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            print(
+                f"recurscope dashboard: listening on {host}: anyone who can reach this address "
+                "can read the evidence",
+                file=sys.stderr,
+            )
+        if open_browser:
+            with contextlib.suppress(Exception):
+                webbrowser.open(url)
+        return _wait(process)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _wait(process: subprocess.Popen[bytes]) -> int:
+    try:
+        # Drain stderr so the child never blocks on a full pipe.
+        assert process.stderr is not None
+        for _ in iter(lambda: process.stderr.read(65536), b""):  # type: ignore[union-attr]
+            pass
+        return process.wait()
+    except KeyboardInterrupt:
+        return 0
+
+
+# ---------------------------------------------------------------------------
+# The demo
+
+
+@dataclass(frozen=True, slots=True)
+class DemoStore:
+    """A prepared demo store: where it is, what it holds, how long preparing took."""
+
+    db: Path
+    detector_quality: Path | None
+    sessions: int
+    spans: int
+    days: int
+    runs: int
+    seconds: float
+
+
+def _holds_observed_spans(db: Path) -> bool:
+    import duckdb
+
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+    except duckdb.Error:
+        return True  # unreadable: not ours to delete
+    try:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        if "otel_traces" not in tables:
+            return False
+        row = con.execute(
+            "SELECT count(*) FROM otel_traces WHERE coalesce("
+            "ResourceAttributes['recurscope.origin'], 'observed') <> 'simulated'"
+        ).fetchone()
+        return bool(row and row[0])
+    finally:
+        con.close()
+
+
+def _remove_store(db: Path) -> None:
+    comp = companions(db)
+    if db.exists() and _holds_observed_spans(db):
+        raise DashboardError(
+            f"{db} holds spans that are not simulated: the demo will not replace it. Pass "
+            "--db with another path (the default is data/demo.duckdb)."
+        )
+    for path in comp.files:
+        path.unlink(missing_ok=True)
+    for directory in comp.directories:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _detector_quality(out: Path) -> Path | None:
+    """Measure the detector on the labelled corpus when it is at hand; ``None`` otherwise."""
+    from recurscope.instrumentation.analysis import evaluate as detector_eval
+
+    for corpus in (Path("data") / "detector-corpus", Path(__file__).parents[1] / "data" / "detector-corpus"):
+        if (corpus / "labels.json").exists():
+            report = detector_eval.evaluate(corpus, None)
+            out.write_text(report.to_json() + "\n", encoding="utf-8")
+            return out
+    return None
+
+
+def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 160) -> DemoStore:
+    """Build a fresh demo store at ``db``: generate, ingest, build the evidence."""
+    from recurscope.pipeline.ingest import ingest
+
+    from .demo_data import write_demo_spans
+
+    started = time.perf_counter()
+    # Sessions start the day after the shipped pre-registration was fixed, so
+    # the demo shows an intact pre-registration (data collected after it).
+    registered = load_preregistration(default_preregistration_path()).registered_at
+    first_day = (registered + timedelta(days=1)).date() if registered else None
+    path = Path(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_store(path)
+    # The span files stay beside the store: the Data page names them, and they
+    # can be re-ingested or sent elsewhere. They are rewritten on every run.
+    spans_dir = path.with_name(path.stem + "-spans")
+    data = write_demo_spans(spans_dir, seed=seed, sessions=sessions, first_day=first_day)
+    with open_for_writing(path, kind="recurscope demo") as session:
+        report = ingest(
+            list(data.files), session.store, progress=False, after_write=session.after_write
+        )
+    if report.failed or report.rows_quarantined:
+        raise DashboardError(
+            f"the demo data did not ingest cleanly ({report.summary_line()}); this is a bug"
+        )
+    quality = _detector_quality(path.with_name(path.stem + ".detector-quality.json"))
+    return DemoStore(
+        db=path,
+        detector_quality=quality,
+        sessions=data.sessions,
+        spans=data.spans,
+        days=data.days,
+        runs=data.runs,
+        seconds=time.perf_counter() - started,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Commands
+
+
+def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to serve on (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to bind (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser, just print the URL"
+    )
+
+
+def _run_dashboard(args: argparse.Namespace) -> int:
+    from recurscope.pipeline.store import resolve_db_path
+
+    db = resolve_db_path(args.db)
+    try:
+        return serve_dashboard(
+            db,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+            preregistration=args.prereg,
+            detector_quality=args.detector_quality,
+        )
+    except PipelineError as error:
+        print(f"recurscope dashboard: {error}", file=sys.stderr)
+        return 2
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    db = Path(args.db) if args.db else DEFAULT_DEMO_DB
+    try:
+        print(f"recurscope demo: preparing simulated demo data in {db} ...", flush=True)
+        demo = prepare_demo(db, seed=args.seed, sessions=args.sessions)
+        print(
+            f"recurscope demo: {demo.sessions} sessions, {demo.runs} runs over {demo.days} days, "
+            f"{demo.spans:,} spans (all marked simulated) ready in {demo.seconds:.1f} s",
+            flush=True,
+        )
+        quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
+        print(f"  verdict as Markdown: recurscope report --db {db}{quality}", flush=True)
+        if args.prepare_only:
+            return 0
+        return serve_dashboard(
+            db,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+            detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
+        )
+    except PipelineError as error:
+        print(f"recurscope demo: {error}", file=sys.stderr)
+        return 2
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope dashboard`` and ``recurscope demo``."""
+    dashboard = subparsers.add_parser(
+        "dashboard",
+        help="the Streamlit dashboard: verdict and evidence down to one session",
+        description=(
+            "Serve the dashboard on 127.0.0.1 (Streamlit's usage statistics off). It only "
+            "reads, through snapshots while another process writes, so it runs beside "
+            "`recurscope serve` and `recurscope ingest`."
+        ),
+        epilog="example: recurscope dashboard --db data/recurscope.duckdb --port 8501",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dashboard.add_argument(
+        "--db", default=None, help="DuckDB store (default: $RECURSCOPE_DB or data/recurscope.duckdb)"
+    )
+    dashboard.add_argument(
+        "--prereg", default=None, help="pre-registration TOML (default: data/preregistration.toml)"
+    )
+    dashboard.add_argument(
+        "--detector-quality",
+        default=None,
+        help="detector precision/recall JSON (default: data/detector-quality.json)",
+    )
+    _add_server_arguments(dashboard)
+    dashboard.set_defaults(func=_run_dashboard)
+
+    demo = subparsers.add_parser(
+        "demo",
+        help="simulated demo data, its evidence and the dashboard, in one command",
+        description=(
+            "Generate simulated spans through the real instrumentation (seeded; every span "
+            "marked recurscope.origin=simulated), ingest them into a fresh demo store, build "
+            "the evidence and serve the dashboard. Running it again rebuilds the store."
+        ),
+        epilog="example: recurscope demo --no-browser --port 8502",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo.add_argument(
+        "--db", default=None, help=f"demo store to (re)build (default: {DEFAULT_DEMO_DB})"
+    )
+    demo.add_argument("--seed", type=int, default=7, help="seed of the simulated data (default 7)")
+    demo.add_argument(
+        "--sessions", type=int, default=160, help="sessions to simulate (default 160)"
+    )
+    demo.add_argument(
+        "--prepare-only",
+        action="store_true",
+        help="build the demo store and exit without serving the dashboard",
+    )
+    _add_server_arguments(demo)
+    demo.set_defaults(func=_run_demo)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one of the two commands directly (for ``python -m``)."""
+    parser = argparse.ArgumentParser(prog="recurscope")
+    add_command(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
