@@ -15,10 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/python examples/agent_loop.py --out data/demo-spans.jsonl --sessions 5
-	$(BIN)/recurscope ingest --db data/demo.duckdb data/demo-spans.jsonl
-	$(BIN)/recurscope detector-eval --json > data/detector-quality.json
-	$(BIN)/recurscope report --db data/demo.duckdb --format md
+	$(BIN)/recurscope demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -36,4 +33,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info test-artifacts data/demo.duckdb* data/demo.snapshot.duckdb data/demo.access data/demo-spans data/demo.detector-quality.json

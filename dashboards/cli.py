@@ -24,9 +24,9 @@ import time
 import urllib.error
 import urllib.request
 import webbrowser
-from datetime import timedelta
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Final
 
@@ -50,8 +50,8 @@ DEFAULT_DEMO_DB: Final = Path("data") / "demo.duckdb"
 HEALTH_TIMEOUT: Final = 60.0
 
 
-class DashboardError(PipelineError):
-    """The dashboard could not start; the message says what to do."""
+class DashboardError(RuntimeError):
+    """The dashboard or the demo could not start; the message says what to do."""
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -172,8 +172,7 @@ def serve_dashboard(
             _, err = process.communicate(timeout=10)
             detail = err.decode("utf-8", "replace").strip().splitlines()[-5:]
             raise DashboardError(
-                "could not start the dashboard: "
-                + " / ".join(detail or ["no output"])
+                "could not start the dashboard: " + " / ".join(detail or ["no output"])
             ) from None
         print(f"recurscope dashboard: serving {Path(db)} at {url}  (Ctrl-C stops it)", flush=True)
         if host not in ("127.0.0.1", "localhost", "::1"):
@@ -260,7 +259,10 @@ def _detector_quality(out: Path) -> Path | None:
     """Measure the detector on the labelled corpus when it is at hand; ``None`` otherwise."""
     from recurscope.instrumentation.analysis import evaluate as detector_eval
 
-    for corpus in (Path("data") / "detector-corpus", Path(__file__).parents[1] / "data" / "detector-corpus"):
+    for corpus in (
+        Path("data") / "detector-corpus",
+        Path(__file__).parents[1] / "data" / "detector-corpus",
+    ):
         if (corpus / "labels.json").exists():
             report = detector_eval.evaluate(corpus, None)
             out.write_text(report.to_json() + "\n", encoding="utf-8")
@@ -337,7 +339,7 @@ def _run_dashboard(args: argparse.Namespace) -> int:
             preregistration=args.prereg,
             detector_quality=args.detector_quality,
         )
-    except PipelineError as error:
+    except (PipelineError, DashboardError) as error:
         print(f"recurscope dashboard: {error}", file=sys.stderr)
         return 2
 
@@ -363,7 +365,7 @@ def _run_demo(args: argparse.Namespace) -> int:
             open_browser=not args.no_browser,
             detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
         )
-    except PipelineError as error:
+    except (PipelineError, DashboardError) as error:
         print(f"recurscope demo: {error}", file=sys.stderr)
         return 2
 
@@ -382,7 +384,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     dashboard.add_argument(
-        "--db", default=None, help="DuckDB store (default: $RECURSCOPE_DB or data/recurscope.duckdb)"
+        "--db",
+        default=None,
+        help="DuckDB store (default: $RECURSCOPE_DB or data/recurscope.duckdb)",
     )
     dashboard.add_argument(
         "--prereg", default=None, help="pre-registration TOML (default: data/preregistration.toml)"
@@ -428,4 +432,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_command(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)
     return int(args.func(args))
-

@@ -1000,9 +1000,7 @@ def write_demo_spans(
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("demo-run-*.jsonl"):
         stale.unlink()  # the file exporter appends, and an earlier demo may have had more runs
-    plans = _plan_runs(
-        seed, sessions, first_day or DEMO_END_DATE - timedelta(days=DEMO_DAYS)
-    )
+    plans = _plan_runs(seed, sessions, first_day or DEMO_END_DATE - timedelta(days=DEMO_DAYS))
     width = max(3, math.ceil(math.log10(len(plans) + 1)))
     files: list[Path] = []
     spans = 0

@@ -145,14 +145,15 @@ def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> pl.D
     """
     cur = con.cursor()
     try:
-        frame = cur.sql(sql, params=params).pl()
+        frame: pl.DataFrame = cur.sql(sql, params=params).pl()
     finally:
         cur.close()
-    return frame.with_columns(
-        pl.col(name).cast(pl.Int64 if dtype.scale == 0 else pl.Float64)  # type: ignore[attr-defined]
+    casts = [
+        pl.col(name).cast(pl.Int64 if dtype.scale == 0 else pl.Float64)
         for name, dtype in frame.schema.items()
         if isinstance(dtype, pl.Decimal)
-    )
+    ]
+    return frame.with_columns(casts) if casts else frame
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> list[tuple[Any, ...]]:

@@ -262,6 +262,8 @@ class WriteSession:
         self.refresh = refresh
         self._last_publish = time.monotonic()
         self._last_publish_seconds = 0.0
+        self._headline_at: float | None = None
+        self._headline_seconds = 0.0
         self._closed = False
         self._register(releases)
         if publish_snapshots:
@@ -358,6 +360,29 @@ class WriteSession:
             self._changed_spans = False
         except Exception as error:  # the spans are committed; evidence catches up later
             _log.warning("could not refresh the evidence tables: %s", error)
+            return
+        self._keep_headline()
+
+    def _keep_headline(self) -> None:
+        """Store the headline verdict's intervals (``pipeline/headline.py``), rate-limited.
+
+        The bootstrap costs about a second per 20,000 sessions: a writer that
+        refreshes often (the receiver) keeps them at most every
+        ``snapshot_interval`` seconds and under SNAPSHOT_OVERHEAD of its time;
+        readers compute them when the kept ones are behind.
+        """
+        gap = max(self.snapshot_interval, self._headline_seconds / SNAPSHOT_OVERHEAD)
+        if self._headline_at is not None and time.monotonic() - self._headline_at < gap:
+            return
+        from .headline import store_headline_intervals
+
+        started = time.monotonic()
+        try:
+            store_headline_intervals(self.store.connection)
+        except Exception as error:  # readers compute them; never fail a writer for this
+            _log.warning("could not keep the headline intervals: %s", error)
+        self._headline_at = time.monotonic()
+        self._headline_seconds = self._headline_at - started
 
     def publish(self) -> Path:
         """Publish a snapshot now (``<db>.snapshot.duckdb``, replaced atomically)."""

@@ -393,13 +393,27 @@ def compare(
         with EvidenceView(con, group, min_other_sessions=prereg.min_other_sessions) as view:
             matrices.append(view.session_matrix(criteria))
     sessions = sorted(set(matrices[0].sessions) | set(matrices[1].sessions))
+    columns = [
+        (*_aligned(matrices[0], sessions, c), *_aligned(matrices[1], sessions, c)) for c in criteria
+    ]
+    # One bootstrap for every criterion: the same seed draws the same
+    # resamples for each, so this equals a bootstrap per criterion, once.
+    all_samples = (
+        bootstrap_differences(
+            np.column_stack([c[0] for c in columns]),
+            np.column_stack([c[1] for c in columns]),
+            np.column_stack([c[2] for c in columns]),
+            np.column_stack([c[3] for c in columns]),
+            resamples=prereg.resamples,
+            seed=prereg.seed,
+        )
+        if columns
+        else np.empty((prereg.resamples, 0))
+    )
     differences = []
-    for criterion in criteria:
-        num_a, den_a = _aligned(matrices[0], sessions, criterion)
-        num_b, den_b = _aligned(matrices[1], sessions, criterion)
-        samples = bootstrap_differences(
-            num_a, den_a, num_b, den_b, resamples=prereg.resamples, seed=prereg.seed
-        )[:, 0]
+    for j, criterion in enumerate(criteria):
+        num_a, den_a, num_b, den_b = columns[j]
+        samples = all_samples[:, j]
         estimate_a, estimate_b = ratio_of_sums(num_a, den_a), ratio_of_sums(num_b, den_b)
         difference = None if estimate_a is None or estimate_b is None else estimate_a - estimate_b
         lower, upper, _ = percentile_interval(samples, confidence)

@@ -25,7 +25,8 @@ from typing import Any, Final
 import duckdb
 
 from .errors import PipelineError
-from .evidence import EvidenceFilter, EvidenceView, first_span_at
+from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, first_span_at
+from .headline import load_headline_intervals
 from .stats import Interval, session_intervals
 from .verdict import (
     Preregistration,
@@ -47,6 +48,7 @@ __all__ = [
     "add_command",
     "add_common_arguments",
     "build_report",
+    "compute_intervals",
     "db_path",
     "load_detector_quality",
     "open_read_only",
@@ -338,7 +340,10 @@ class WindowInfo:
             return ""
         kinds = [
             f"{count:,} {name}"
-            for name, count in (("simulated", self.simulated_spans), ("replayed", self.replayed_spans))
+            for name, count in (
+                ("simulated", self.simulated_spans),
+                ("replayed", self.replayed_spans),
+            )
             if count
         ]
         other = self.non_observed_spans - self.simulated_spans - self.replayed_spans
@@ -552,6 +557,23 @@ def _row(
     )
 
 
+def compute_intervals(prereg: Preregistration, matrix: SessionMatrix) -> dict[str, Interval]:
+    """Every criterion's session-bootstrap interval: primary ones at the adjusted level."""
+    primary = {c.name for c in prereg.criteria}
+    confidence = {
+        name: prereg.adjusted_confidence if name in primary else prereg.descriptive_confidence
+        for name in matrix.criteria
+    }
+    return session_intervals(
+        matrix.numerators,
+        matrix.denominators,
+        matrix.criteria,
+        confidence,
+        resamples=prereg.resamples,
+        seed=prereg.seed,
+    )
+
+
 def build_report(
     con: duckdb.DuckDBPyConnection,
     preregistration_path: str | Path,
@@ -596,31 +618,25 @@ def build_report(
                 "(run a refresh to store it)."
             )
         coverage = view.records("SELECT * FROM coverage")[0]
-        matrix = view.session_matrix()
+        # The writers keep the headline's intervals with the evidence
+        # (pipeline/headline.py): reading them skips the bootstrap.
+        kept = load_headline_intervals(view, prereg) if view.stored_session_models else None
+        intervals = kept if kept is not None else compute_intervals(prereg, view.session_matrix())
         clusters = view.records(
             "SELECT * FROM code_clusters ORDER BY is_boilerplate DESC, sessions DESC, "
             "calls DESC, fingerprint LIMIT ?",
             [top_clusters],
         )
-    known = set(matrix.criteria)
-    missing = [name for name in primary_names if name not in known and matrix.sessions]
+    missing = [
+        name
+        for name in primary_names
+        if name not in intervals and int(coverage.get("sessions") or 0)
+    ]
     if missing:
         raise PipelineError(
             f"The pre-registration names {', '.join(missing)}, which the evidence does not "
             "compute; see docs/verdict.md for the criteria."
         )
-    confidence = {
-        name: prereg.adjusted_confidence if name in primary_names else prereg.descriptive_confidence
-        for name in matrix.criteria
-    }
-    intervals = session_intervals(
-        matrix.numerators,
-        matrix.denominators,
-        matrix.criteria,
-        confidence,
-        resamples=prereg.resamples,
-        seed=prereg.seed,
-    )
     for name in primary_names:
         intervals.setdefault(
             name,

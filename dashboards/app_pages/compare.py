@@ -48,7 +48,7 @@ with ui.page(
             max_value=last,
             key="compare_split",
         )
-        split = datetime.combine(day, time())  # type: ignore[arg-type]
+        split = datetime.combine(day, time())
     else:
         values = ctx.load(queries.compare_groups, by, ctx.filters)
         names = [v for v, _ in values]
@@ -82,10 +82,10 @@ with ui.page(
         )
 
 note = DIMENSIONS[by].note if by in DIMENSIONS else ""
-cols = st.columns(3)
-cols[0].metric(f"A: {result.group_a}", f"{result.sessions_a:,} sessions", border=True)
-cols[1].metric(f"B: {result.group_b}", f"{result.sessions_b:,} sessions", border=True)
-cols[2].metric(
+summary = st.columns(3)
+summary[0].metric(f"A: {result.group_a}", f"{result.sessions_a:,} sessions", border=True)
+summary[1].metric(f"B: {result.group_b}", f"{result.sessions_b:,} sessions", border=True)
+summary[2].metric(
     "Differences excluding 0",
     f"{sum(d.excludes_zero for d in result.differences)} of {len(result.differences)}",
     border=True,

@@ -82,7 +82,10 @@ def forest_plot(frame: pl.DataFrame, confidence: float) -> alt.LayerChart:
     threshold = base.mark_tick(color="#d62728", thickness=3, size=26).encode(
         x="threshold:Q", tooltip=[alt.Tooltip("threshold:Q", format=".2f")]
     )
-    return (interval + point + threshold).properties(height=60 * max(frame.height, 1))
+    chart: alt.LayerChart = (interval + point + threshold).properties(
+        height=60 * max(frame.height, 1)
+    )
+    return chart
 
 
 def headline(report: Report) -> None:
@@ -91,7 +94,7 @@ def headline(report: Report) -> None:
         color, icon = OUTCOME_STYLE.get(verdict.outcome, ("gray", ":material/help:"))
         label = OUTCOME_LABELS.get(verdict.outcome, verdict.outcome)
         with column.container(border=True):
-            st.markdown(f"#### {ui.escape(verdict.label)}")
+            st.markdown(f"#### {verdict.label}")
             st.markdown(f"### :{color}[{icon} {label}]")
             st.write(verdict.reason)
             if verdict.outcome == "insufficient_evidence" and verdict.further_sessions:

@@ -1,0 +1,337 @@
+"""The dashboard pages (Streamlit AppTest) against real DuckDB stores.
+
+Every page runs without an exception and shows the numbers the evidence
+tables (or the report's own functions) give for the same store; the Verdict
+page agrees with ``recurscope report``; hostile span text renders as text; an
+empty store shows what to do; pages keep working while ``serve`` writes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+pytest.importorskip("streamlit")
+
+from streamlit.testing.v1 import AppTest
+
+from recurscope.cli import main as cli_main
+from recurscope.dashboards import queries
+from recurscope.pipeline import evidence
+from recurscope.pipeline.access import open_for_writing
+from recurscope.pipeline.headline import store_headline_intervals
+
+APP = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
+PAGES = {
+    "verdict": "Verdict",
+    "compare": "Compare",
+    "history_access": "History access",
+    "boilerplate": "Boilerplate",
+    "delegation": "Delegation",
+    "trims": "Trims",
+    "goals": "Goal boundaries",
+    "sessions": "Sessions",
+    "data": "Data",
+}
+
+HOSTILE = "<script>alert(1)</script> ![x](http://example.invalid/x.png) **bold** `tick` 'q' \"dq\""
+
+
+def _fill_store(db: Path, *, sessions: int = 120, hostile: bool = True) -> None:
+    """Synthetic sessions (origin simulated) plus a few spans with hostile text; evidence built."""
+    with open_for_writing(db, kind="test") as session:
+        con = session.store.connection
+        scratch = duckdb.connect()
+        evidence.create_otel_traces_table(scratch)
+        evidence.insert_synthetic_spans(scratch, sessions=sessions, seed=3)
+        if hostile:
+            evidence.insert_span_specs(
+                scratch,
+                [
+                    {"kind": "call", "span": "h1", "session": HOSTILE, "role": HOSTILE,
+                     "method": HOSTILE, "prompt_version": HOSTILE, "accessed": True,
+                     "ops": ["grep", HOSTILE], "fingerprint": "f" * 16, "code": HOSTILE,
+                     "history_size": 3, "records_read": 2},
+                    {"kind": "call", "span": "h2", "parent": "h1", "session": HOSTILE,
+                     "role": HOSTILE, "parent_call_id": "x", "call_id": "y",
+                     "delegation_kind": HOSTILE},
+                    {"kind": "trim", "span": "h3", "parent": "h1", "session": HOSTILE,
+                     "strategy": HOSTILE, "phase": HOSTILE, "trimmed": True},
+                    {"kind": "shift", "span": "h4", "parent": "h1", "session": HOSTILE,
+                     "reason": HOSTILE},
+                ],
+            )  # fmt: skip
+        rows = scratch.sql("SELECT * FROM otel_traces").to_arrow_table()
+        scratch.close()
+        con.register("scratch_rows", rows)
+        columns = ", ".join(f'"{c}"' for c in rows.column_names)
+        con.execute(
+            f"INSERT INTO otel_traces ({columns}, ScopeAttributes, IngestId) "
+            f"SELECT {columns}, MAP {{}}, 0 FROM scratch_rows"
+        )
+        con.unregister("scratch_rows")
+        evidence.refresh(con, full=True)
+        store_headline_intervals(con)
+        session.mark_dirty()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("dashboard") / "store.duckdb"
+    _fill_store(db)
+    return db
+
+
+@pytest.fixture
+def app(store: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("RECURSCOPE_DB", str(store))
+    monkeypatch.setenv("RECURSCOPE_DETECTOR_QUALITY", "")
+    return AppTest.from_file(str(APP), default_timeout=60)
+
+
+def _open(app: AppTest, page: str) -> AppTest:
+    app.run()
+    if page != "verdict":
+        app.switch_page(f"app_pages/{page}.py")
+        app.run()
+    return app
+
+
+def _metric(app: AppTest, label: str) -> str:
+    for metric in app.metric:
+        if metric.label == label:
+            return str(metric.value)
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in app.metric]}")
+
+
+def _scalar(db: Path, sql: str) -> Any:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute(sql).fetchone()
+        return None if row is None else row[0]
+    finally:
+        con.close()
+
+
+def _number(text: str) -> int:
+    return int(text.replace(",", "").split()[0])
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_page_renders_with_its_title_and_the_simulated_banner(
+    app: AppTest, page: str
+) -> None:
+    """Each page runs without an exception, titled, and says the data is simulated."""
+    _open(app, page)
+    assert not app.exception, [e.value for e in app.exception]
+    assert [t.value for t in app.title] == [PAGES[page]]
+    assert any("Simulated data" in w.value for w in app.warning)
+
+
+def test_page_numbers_equal_the_evidence_tables(app: AppTest, store: Path) -> None:
+    """The headline number of each evidence page is the count the SQL gives."""
+    expected = {
+        ("history_access", "Calls"): "SELECT count(*) FROM calls",
+        (
+            "history_access",
+            "History-reading calls",
+        ): "SELECT count(*) FROM calls WHERE reads_history",
+        ("delegation", "Delegations"): "SELECT count(*) FROM delegations",
+        ("trims", "Plannings"): "SELECT count(*) FROM trims",
+        ("goals", "Boundary shifts"): "SELECT count(*) FROM boundary_shifts",
+        ("boilerplate", "Code shapes"): "SELECT count(DISTINCT fingerprint) FROM calls "
+        "WHERE reads_history AND fingerprint IS NOT NULL",
+        ("data", "Spans stored"): "SELECT count(*) FROM otel_traces",
+        ("data", "Sessions"): "SELECT sessions FROM coverage",
+    }
+    for (page, label), sql in expected.items():
+        _open(app, page)
+        assert _number(_metric(app, label)) == _scalar(store, sql), (page, label)
+
+
+def test_shares_on_pages_are_ratios_of_the_same_sums(app: AppTest, store: Path) -> None:
+    """Same-role share and trim pressure are the evidence's sums divided (not rounded to 0/1)."""
+    _open(app, "delegation")
+    con = duckdb.connect(str(store), read_only=True)
+    same, known = con.execute(
+        "SELECT sum(CASE WHEN same_role THEN 1 ELSE 0 END), count(same_role) FROM delegations"
+    ).fetchone() or (0, 0)
+    trimmed, plannings = con.execute(
+        "SELECT sum(CASE WHEN trimmed THEN 1 ELSE 0 END), count(*) FROM trims"
+    ).fetchone() or (0, 0)
+    con.close()
+    assert _metric(app, "Same-role share") == f"{same / known:.1%}"
+    _open(app, "trims")
+    assert _metric(app, "Trim pressure") == f"{trimmed / plannings:.1%}"
+
+
+def test_verdict_page_agrees_with_recurscope_report(
+    app: AppTest, store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outcomes, estimates and interval bounds on the page are the report's, to the digit."""
+    assert (
+        cli_main(["report", "--db", str(store), "--format", "json", "--detector-quality", ""]) == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    _open(app, "verdict")
+    text = " ".join(m.value for m in app.markdown)
+    for verdict in report["verdicts"]:
+        assert verdict["label"] in text
+        assert (
+            verdict["outcome"]
+            .replace("_", " ")
+            .replace("insufficient evidence", "insufficient evidence")
+            in text
+        )
+    table = app.dataframe[0].value
+    shown = {row["criterion"]: row for row in table.to_dict("records")}
+    for row in report["primary"]:
+        page_row = shown[row["name"]]
+        for key in ("estimate", "lower", "upper"):
+            if row[key] is None:
+                assert page_row[key] != page_row[key] or page_row[key] is None  # NaN or None
+            else:
+                assert page_row[key] == pytest.approx(row[key], abs=1e-12)
+    assert _number(_metric(app, "Sessions")) == report["window"]["sessions"]
+
+
+def test_filters_make_the_view_exploratory_and_narrow_the_numbers(
+    app: AppTest, store: Path
+) -> None:
+    """Choosing a role in the sidebar labels pages exploratory and counts only that role."""
+    _open(app, "history_access")
+    app.sidebar.selectbox(key="filter_role").set_value("planner")
+    app.run()
+    assert not app.exception
+    assert any("Exploratory view" in i.value for i in app.info)
+    assert _number(_metric(app, "Calls")) == _scalar(
+        store, "SELECT count(*) FROM calls WHERE role = 'planner'"
+    )
+    app.switch_page("app_pages/verdict.py").run()
+    assert not app.exception
+    assert any("exploratory" in c.value for c in app.caption)
+
+
+def test_hostile_span_text_is_shown_as_text(app: AppTest) -> None:
+    """A role, session id or strategy made of Markdown/HTML never renders as markup or raises."""
+    _open(app, "sessions")
+    app.text_input(key="session_search").set_value("script").run()
+    assert not app.exception
+    rendered = " ".join(m.value for m in (*app.markdown, *app.caption))
+    assert "![x](http" not in rendered
+    assert "<script>" not in rendered
+    for page in ("delegation", "trims", "goals", "boilerplate", "compare"):
+        _open(app, page)
+        assert not app.exception, page
+
+
+def test_a_missing_store_shows_how_to_get_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No store: every page says to run the demo or ingest, and nothing is created."""
+    missing = tmp_path / "nothing-here.duckdb"
+    monkeypatch.setenv("RECURSCOPE_DB", str(missing))
+    for page in PAGES:
+        app = _open(AppTest.from_file(str(APP), default_timeout=30), page)
+        assert not app.exception
+        text = " ".join(i.value for i in app.info)
+        assert "recurscope demo" in text and "recurscope ingest" in text, page
+    assert not missing.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_without_spans_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty store (created, nothing ingested) gets the same guidance, not a trace."""
+    db = tmp_path / "empty.duckdb"
+    with open_for_writing(db, kind="test"):
+        pass
+    monkeypatch.setenv("RECURSCOPE_DB", str(db))
+    app = _open(AppTest.from_file(str(APP), default_timeout=30), "trims")
+    assert not app.exception
+    assert any("holds no spans" in i.value for i in app.info)
+
+
+def test_page_queries_match_for_filtered_and_unfiltered_views(store: Path) -> None:
+    """The query layer: a filter never widens a count, and no filter is the whole table."""
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        whole = queries.trims_data(con, queries.Filters())
+        some = queries.trims_data(con, queries.Filters(role="planner"))
+        assert whole.totals["plannings"] == con.execute("SELECT count(*) FROM trims").fetchone()[0]  # type: ignore[index]
+        assert some.totals["plannings"] <= whole.totals["plannings"]
+        assert queries.Filters(role="x").active and not queries.Filters().active
+    finally:
+        con.close()
+
+
+# ---------------------------------------------------------------------------
+# Live: the receiver writes while pages read
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[Any]:
+    from recurscope.pipeline.receiver import ReceiverProcess
+
+    with ReceiverProcess(tmp_path / "live.duckdb") as server:
+        yield server
+
+
+def _send_sessions(endpoint: str, sessions: int, prefix: str) -> None:
+    from recurscope.instrumentation import History, Recorder, configure
+
+    telemetry = configure("otlp", endpoint=endpoint, service_name="live-test", batch=False)
+    try:
+        for n in range(sessions):
+            recorder = Recorder(
+                f"{prefix}-{n}", history=History(), tracer_provider=telemetry.tracer_provider
+            )
+            with recorder.call("look", role="planner", code="result = history[-2:]"):
+                pass
+            recorder.plan_trim([{"role": "user", "content": "hi " * 50}], budget=10)
+    finally:
+        telemetry.shutdown()
+
+
+def _stored_calls(db: Path) -> int:
+    from recurscope.pipeline.access import read_connection
+
+    with read_connection(db) as view:
+        tables = {r[0] for r in view.connection.execute("SHOW TABLES").fetchall()}
+        if "calls" not in tables:
+            return 0
+        return int(view.connection.execute("SELECT count(*) FROM calls").fetchone()[0])  # type: ignore[index]
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_pages_follow_live_spans_from_serve_without_lock_errors(
+    receiver: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While `serve` stores spans, pages render (live file or snapshot) and show new data."""
+    db = tmp_path / "live.duckdb"
+    monkeypatch.setenv("RECURSCOPE_DB", str(db))
+    _send_sessions(receiver.endpoint, 5, "first")
+    deadline = time.monotonic() + 60
+    while _stored_calls(db) < 5 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
+    assert not app.exception
+    assert _number(_metric(app, "Calls")) == 5
+    for round_ in range(3):
+        _send_sessions(receiver.endpoint, 5, f"more{round_}")
+        for page in ("history_access", "trims", "verdict", "data"):
+            app = _open(AppTest.from_file(str(APP), default_timeout=60), page)
+            assert not app.exception, page
+            errors = " ".join(e.value for e in app.error)
+            assert "lock" not in errors.lower(), errors
+    deadline = time.monotonic() + 60
+    while _stored_calls(db) < 20 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
+    assert _number(_metric(app, "Calls")) == 20
