@@ -742,7 +742,12 @@ def goals_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> GoalsData:
             sum(case when reason <> 'first_need' then 1 else 0 end) as later_needs,
             sum(case when same_task_reemit then 1 else 0 end) as same_task_reemits,
             sum(case when changed_marker then 1 else 0 end) as changed_markers,
-            sum(case when supersedes_earlier then 1 else 0 end) as superseding
+            sum(case when supersedes_earlier then 1 else 0 end) as superseding,
+            (select count(distinct session_id) from (
+                select session_id from calls where {flt.where("calls")}
+                union all select session_id from trims where {flt.where("trims")}
+                union all select session_id from boundary_shifts where {where}
+            )) as sessions_in_view
         from boundary_shifts where {where}
         """,
     ).row(0, named=True)

@@ -335,3 +335,47 @@ def test_pages_follow_live_spans_from_serve_without_lock_errors(
         time.sleep(0.2)
     app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
     assert _number(_metric(app, "Calls")) == 20
+
+
+def test_history_access_shows_the_runtimes_own_detection_next_to_ours(tmp_path: Path) -> None:
+    """Converted Recurgent logs carry the runtime's detection; the page's table counts both."""
+    fixture = Path(__file__).parent / "fixtures" / "recurgent" / "delegation.jsonl"
+    db = tmp_path / "recurgent.duckdb"
+    assert cli_main(["ingest", "--db", str(db), str(fixture)]) == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        data = queries.history_access_data(con, queries.Filters())
+        expected = con.execute(
+            "SELECT count(*) FROM calls WHERE reported_accessed IS NOT NULL"
+        ).fetchone()
+    finally:
+        con.close()
+    assert expected is not None and expected[0] > 0
+    assert int(data.agreement["calls"].sum()) == expected[0]
+    assert set(data.agreement["runtime"]) <= {"runtime: read", "runtime: no read"}
+
+
+def test_evidence_pages_show_the_reports_estimates(
+    app: AppTest, store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Shares on the evidence pages are the report's point estimates (same sums, same scope)."""
+    assert (
+        cli_main(["report", "--db", str(store), "--format", "json", "--detector-quality", ""]) == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    estimate = {
+        row["name"]: row["estimate"] for row in (*report["primary"], *report["descriptive"])
+    }
+    checks = [
+        ("history_access", "History reliance", "history_reliance", "{:.1%}"),
+        ("history_access", "ContextView-shaped", "contextview_shaped_share", "{:.1%}"),
+        ("boilerplate", "Boilerplate share", "boilerplate_share", "{:.1%}"),
+        ("delegation", "Same-role share", "same_role_share", "{:.1%}"),
+        ("trims", "Trim pressure", "trim_pressure", "{:.1%}"),
+        ("trims", "Goal overflow", "goal_overflow_share", "{:.1%}"),
+        ("goals", "Per session", "boundary_shifts_per_session", "{:.2f}"),
+        ("goals", "Same-task re-emits", "same_task_reemit_share", "{:.1%}"),
+    ]
+    for page, label, criterion, shape in checks:
+        _open(app, page)
+        assert _metric(app, label) == shape.format(estimate[criterion]), (page, label)

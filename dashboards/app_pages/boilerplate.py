@@ -107,13 +107,13 @@ selected = event.selection.rows if event is not None else []
 row = clusters.row(selected[0] if selected else 0, named=True)
 st.subheader("Example", anchor=False)
 st.markdown(
-    f"Shape `{row['fingerprint']}` — {row['calls']:,} calls in {row['sessions']:,} sessions, "
+    f"Shape {ui.escape(row['fingerprint'])} — {row['calls']:,} calls in {row['sessions']:,} sessions, "
     f"first {row['first_seen']}, last {row['last_seen']}."
 )
 if row["contextview_ops"]:
     st.markdown(
         "Re-implements ContextView-shaped operations: "
-        + ", ".join(f"`{ui.escape(op)}`" for op in row["contextview_ops"])
+        + ", ".join(ui.escape(op) for op in row["contextview_ops"])
     )
 if row["example_code"]:
     language = (row["example_language"] or "python").lower()

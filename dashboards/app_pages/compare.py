@@ -83,8 +83,8 @@ with ui.page(
 
 note = DIMENSIONS[by].note if by in DIMENSIONS else ""
 summary = st.columns(3)
-summary[0].metric(f"A: {result.group_a}", f"{result.sessions_a:,} sessions", border=True)
-summary[1].metric(f"B: {result.group_b}", f"{result.sessions_b:,} sessions", border=True)
+summary[0].metric(f"A: {ui.escape(result.group_a)}", f"{result.sessions_a:,} sessions", border=True)
+summary[1].metric(f"B: {ui.escape(result.group_b)}", f"{result.sessions_b:,} sessions", border=True)
 summary[2].metric(
     "Differences excluding 0",
     f"{sum(d.excludes_zero for d in result.differences)} of {len(result.differences)}",

@@ -22,7 +22,10 @@ cols = st.columns(4)
 cols[0].metric("Boundary shifts", f"{totals['shifts'] or 0:,}", border=True)
 cols[1].metric(
     "Per session",
-    f"{(totals['shifts'] or 0) / totals['sessions']:.2f}" if totals["sessions"] else "—",
+    f"{(totals['shifts'] or 0) / totals['sessions_in_view']:.2f}"
+    if totals["sessions_in_view"]
+    else "—",
+    help="Boundary shifts / sessions in view (the report's boundary_shifts_per_session).",
     border=True,
 )
 cols[2].metric(
