@@ -17,7 +17,8 @@ PAGES = Path(__file__).with_name("app_pages")
 
 st.set_page_config(
     page_title="recurscope",
-    page_icon=":material/account_tree:",
+    # No page_icon: a Material icon favicon is fetched from Google's font CDN,
+    # and the dashboard must not call out of the machine.
     layout="wide",
     menu_items={"About": "recurscope: evidence on whether recursion primitives are justified."},
 )

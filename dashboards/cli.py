@@ -17,9 +17,11 @@ import argparse
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -158,6 +160,10 @@ def serve_dashboard(
         )
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{port}"
+    # SIGTERM (a service manager, `kill`) must stop Streamlit too: turn it into
+    # an exit that runs the `finally` below instead of orphaning the child.
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if main_thread else None
     process = subprocess.Popen(
         dashboard_command(db, host=host, port=port),
         env=_environment(db, preregistration, detector_quality),
@@ -186,12 +192,18 @@ def serve_dashboard(
                 webbrowser.open(url)
         return _wait(process)
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         if process.poll() is None:
             process.terminate()
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _wait(process: subprocess.Popen[bytes]) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -154,8 +155,8 @@ def page(title: str, description: str) -> Iterator[PageContext]:
     except StoreUnavailableError as error:
         st.warning(str(error), icon=":material/hourglass_top:")
         st.stop()
-    except StoreError as error:
-        _no_store(config, str(error))
+    except StoreError:
+        _no_store(config, f"There is no store at {config.db}.")
     except PipelineError as error:
         st.error(f"Cannot read the store: {escape(error)}", icon=":material/error:")
         st.stop()
@@ -175,20 +176,24 @@ def _banners(overview: StoreOverview, view: ReadView) -> None:
 
 
 def _no_store(config: Settings, message: str) -> None:
-    st.info(
-        "There is no evidence to show yet.\n\n"
-        f"{escape(message)}\n\n"
-        "To see the dashboard with demonstration data, run `recurscope demo`. To read your own "
-        f"spans, run `recurscope ingest --db {escape(config.db)} FILE` (OTLP JSON or protobuf, "
-        "Recurgent logs...) or `recurscope serve` and point an OpenTelemetry exporter at it.",
-        icon=":material/inbox:",
+    st.info(f"There is no evidence to show yet. {escape(message)}", icon=":material/inbox:")
+    st.markdown("To see the dashboard with simulated demonstration data, run `recurscope demo`.")
+    st.markdown(
+        "To read your own spans, run `recurscope ingest` on an OTLP JSON or protobuf file "
+        "(or a Recurgent log), or `recurscope serve` and point an OpenTelemetry exporter at "
+        "it, then reload this page:"
+    )
+    st.code(
+        f"recurscope ingest --db {shlex.quote(config.db)} spans.jsonl\n"
+        f"recurscope serve --db {shlex.quote(config.db)}",
+        language="bash",
     )
     st.stop()
 
 
 def _empty_store(config: Settings, overview: StoreOverview) -> None:
     if overview.state == "no_spans":
-        _no_store(config, f"The store {config.db} holds no spans.")
+        _no_store(config, "The store holds no spans.")
     st.info(
         f"The store holds {overview.spans:,} spans, but the evidence tables have not been built "
         "yet. They are built by every `recurscope ingest` and by the receiver; ingesting any "
@@ -273,10 +278,17 @@ def table(
     if frame.is_empty():
         st.caption(caption or "Nothing to show for this selection.")
         return
+    config: dict[str, Any] = {}
+    for column, dtype in frame.schema.items():
+        if dtype.is_integer():
+            config[column] = st.column_config.NumberColumn(format="localized")
+        elif isinstance(dtype, pl.Datetime):
+            config[column] = st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm:ss")
+    config.update(column_config or {})
     st.dataframe(
         frame,
         hide_index=True,
-        column_config=column_config,
+        column_config=config,
         height=height,  # type: ignore[arg-type]
     )
     if caption:
@@ -356,3 +368,16 @@ def day_x() -> Any:
         title="day (UTC)",
         axis=alt.Axis(format="%b %d", labelAngle=0, tickCount={"interval": "day", "step": 1}),
     )
+
+
+def with_day_label(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with ``day_label`` ("Nov 30") for band axes of days."""
+    return frame.with_columns(pl.col("day").dt.strftime("%b %d").alias("day_label"))
+
+
+def day_band(frame: pl.DataFrame) -> Any:
+    """A band x axis of the days in ``frame`` (use with :func:`with_day_label`), in date order."""
+    import altair as alt
+
+    order = frame.select(pl.col("day").unique().sort().dt.strftime("%b %d")).to_series().to_list()
+    return alt.X("day_label:O", sort=order, title="day (UTC)", axis=alt.Axis(labelAngle=0))

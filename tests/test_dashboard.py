@@ -240,7 +240,7 @@ def test_a_missing_store_shows_how_to_get_data(
     for page in PAGES:
         app = _open(AppTest.from_file(str(APP), default_timeout=30), page)
         assert not app.exception
-        text = " ".join(i.value for i in app.info)
+        text = " ".join(e.value for e in (*app.info, *app.markdown, *app.code))
         assert "recurscope demo" in text and "recurscope ingest" in text, page
     assert not missing.exists()
     assert list(tmp_path.iterdir()) == []

@@ -12,7 +12,8 @@ from recurscope.pipeline.verdict import PreregistrationError, load_preregistrati
 with ui.page(
     "Boilerplate",
     "Code shapes (fingerprints of the normalized history-processing statements) that the model "
-    "writes again and again. A shape recurring in at least S other sessions is boilerplate.",
+    "writes again and again. A shape used in at least S other sessions than any one (S is "
+    "pre-registered) is boilerplate: a hint of a missing runtime affordance.",
 ) as ctx:
     try:
         s_value = load_preregistration(ctx.settings.preregistration).min_other_sessions
@@ -55,7 +56,7 @@ st.altair_chart(
     alt.Chart(top)
     .mark_bar()
     .encode(
-        x=alt.X("sessions:Q", title="sessions using the shape"),
+        x=alt.X("sessions:Q", title="sessions using the shape", axis=alt.Axis(tickCount=10)),
         y=alt.Y("shape:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
         color=alt.Color(
             "status:N",
@@ -92,7 +93,11 @@ event = st.dataframe(
     key="cluster_table",
     column_config={
         "contextview_ops": st.column_config.ListColumn("ContextView-shaped ops"),
+        "contextview_shaped_calls": st.column_config.NumberColumn("ContextView-shaped calls"),
         "is_boilerplate": st.column_config.CheckboxColumn("boilerplate"),
+        "has_example": st.column_config.CheckboxColumn("example"),
+        "first_seen": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+        "last_seen": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
     },
 )
 st.download_button(

@@ -24,9 +24,9 @@ LABELS = {
 
 with ui.page(
     "Compare",
-    "Does compaction reduce how often trimming fires? Prompt A vs B? Pick an attribute and two "
-    "groups: each criterion's difference comes with a 95% session-bootstrap interval. "
-    "Comparisons are exploratory; they never produce a verdict.",
+    "Prompt version A vs B, model vs model, trim strategy vs strategy, does compaction reduce "
+    "trimming? Pick an attribute and two groups: each criterion's difference A − B comes with "
+    "a 95% session-bootstrap interval. Comparisons are exploratory; they never produce a verdict.",
 ) as ctx:
     by = st.selectbox(
         "Compare by",
@@ -113,8 +113,16 @@ frame = pl.DataFrame(
         "upper": pl.Float64,
     },
 )
-plotted = frame.filter(pl.col("difference (A − B)").is_not_null()).rename(
-    {"difference (A − B)": "difference"}
+RATES = {"boundary_shifts_per_session"}  # counts per session, not shares: table only
+plotted = (
+    frame.filter(pl.col("difference (A − B)").is_not_null() & ~pl.col("criterion").is_in(RATES))
+    .rename({"difference (A − B)": "difference"})
+    .with_columns(
+        pl.when(pl.col("excludes 0"))
+        .then(pl.lit("excludes 0"))
+        .otherwise(pl.lit("includes 0"))
+        .alias("interval")
+    )
 )
 if plotted.is_empty():
     st.info("No criterion has data in both groups.")
@@ -137,7 +145,7 @@ else:
         )
         + base.mark_point(filled=True, size=90).encode(
             x="difference:Q",
-            color="excludes 0:N",
+            color="interval:N",
             tooltip=[
                 "criterion",
                 alt.Tooltip("A:Q", format=".3f"),
@@ -150,6 +158,10 @@ else:
         + zero
     ).properties(height=45 * plotted.height + 30)
     st.altair_chart(chart, width="stretch")
+    st.caption(
+        "Shares only; boundary shifts per session (a count) is in the table below. Red: the "
+        "interval excludes 0 — exploratory, not a verdict."
+    )
 ui.table(
     frame,
     name=f"compare-{by}",

@@ -39,15 +39,15 @@ if not totals["shifts"]:
     st.info("No boundary shifts match the filters.")
     st.stop()
 
-st.subheader("Switches over time, by reason", anchor=False)
+st.subheader("Boundary shifts over time, by reason", anchor=False)
 st.altair_chart(
-    alt.Chart(data.by_day)
+    alt.Chart(ui.with_day_label(data.by_day))
     .mark_bar()
     .encode(
-        x=ui.day_x(),
+        x=ui.day_band(data.by_day),
         y=alt.Y("shifts:Q", title="boundary shifts"),
         color=alt.Color("reason:N", scale=alt.Scale(domain=REASONS, range=COLORS), sort=REASONS),
-        tooltip=["day:T", "reason", "shifts", "changed_markers"],
+        tooltip=["day_label", "reason", "shifts", "changed_markers"],
     )
     .properties(height=260),
     width="stretch",

@@ -55,7 +55,17 @@ st.altair_chart(
     .encode(
         x=ui.day_x(),
         y=alt.Y("share:Q", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("measure:N", title=None),
+        color=alt.Color(
+            "measure:N",
+            title=None,
+            scale=alt.Scale(
+                domain=["history_reliance", "contextview_shaped_share"],
+                range=["#1f77b4", "#d62728"],
+            ),
+            legend=alt.Legend(
+                labelExpr="datum.label == 'history_reliance' ? 'history reliance' : 'ContextView-shaped share'"
+            ),
+        ),
         tooltip=["day:T", "measure", alt.Tooltip("share:Q", format=".1%"), "calls"],
     )
     .properties(height=260),
@@ -119,12 +129,19 @@ else:
         alt.Chart(data.records_read)
         .mark_bar()
         .encode(
-            x=alt.X("bucket:N", sort=None, title="records read", axis=alt.Axis(labelAngle=0)),
+            x=alt.X(
+                "bucket:N", sort=None, title="records read (bucket)", axis=alt.Axis(labelAngle=0)
+            ),
             y=alt.Y("calls:Q"),
             tooltip=["bucket", "calls"],
         )
         .properties(height=220),
         width="stretch",
+    )
+    st.caption(
+        "Records the observed view saw the code read, per history-reading call. 0: the code "
+        "reads history (found statically) but touched no record at run time, e.g. len(history) "
+        "or a loop over an empty slice."
     )
 
 st.subheader("Who detected the access", anchor=False)
@@ -133,8 +150,9 @@ with left:
     ui.table(
         data.detection,
         name="detection-sources",
-        caption="runtime: the observed view saw reads; static: the code analysis found them; "
-        "both: the two agree.",
+        caption="Per history-reading call: both = the observed view saw reads at run time and "
+        "the static analysis found them; static = only the analysis (nothing read at run "
+        "time); runtime = only the view.",
     )
 with right:
     if data.agreement.is_empty():

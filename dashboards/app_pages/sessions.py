@@ -40,20 +40,28 @@ if detail.summary is None:
     st.stop()
 
 s = detail.summary
-cols = st.columns(6)
-cols[0].metric("Calls", f"{s['calls']:,}", border=True)
-cols[1].metric("Read history", f"{s['history_reading_calls']:,}", border=True)
-cols[2].metric("ContextView-shaped", f"{s['contextview_shaped_calls']:,}", border=True)
-cols[3].metric(
-    "Delegations",
-    f"{s['delegations']:,}",
-    help=f"{s['same_role_delegations']} same-role",
+top = st.columns(3)
+top[0].metric("Calls", f"{s['calls']:,}", border=True)
+top[1].metric("Calls reading history", f"{s['history_reading_calls']:,}", border=True)
+top[2].metric(
+    "ContextView-shaped reads",
+    f"{s['contextview_shaped_calls']:,}",
+    help="History-reading calls that re-implement grep, partition/group or summarize.",
     border=True,
 )
-cols[4].metric("Trimmed plannings", f"{s['trimmed_plannings']:,} / {s['plannings']:,}", border=True)
-cols[5].metric("Boundary shifts", f"{s['boundary_shifts']:,}", border=True)
+bottom = st.columns(3)
+bottom[0].metric(
+    "Delegations",
+    f"{s['delegations']:,}",
+    help=f"{s['same_role_delegations']} back to the caller's (or an ancestor's) role",
+    border=True,
+)
+bottom[1].metric(
+    "Plannings that trimmed", f"{s['trimmed_plannings']:,} of {s['plannings']:,}", border=True
+)
+bottom[2].metric("Boundary shifts", f"{s['boundary_shifts']:,}", border=True)
 st.caption(
-    f"{s['first_span_at']} → {s['last_span_at']} (UTC) · service {ui.escape(s['service_name'])} · "
+    f"{s['first_span_at']:%Y-%m-%d %H:%M:%S} → {s['last_span_at']:%Y-%m-%d %H:%M:%S} (UTC) · service {ui.escape(s['service_name'])} · "
     f"prompt {ui.escape(s['prompt_version'])} · model {ui.escape(s['model'])} · "
     f"{s['runs']} run(s) over {s['days']} day(s)"
 )
@@ -63,9 +71,24 @@ st.altair_chart(
     alt.Chart(detail.timeline)
     .mark_point(filled=True, size=110)
     .encode(
-        x=alt.X("started_at:T", title="time (UTC)"),
+        x=alt.X("started_at:T", title="time (UTC)", axis=alt.Axis(format="%H:%M:%S")),
         y=alt.Y("kind:N", title=None, sort=["call", "trim", "boundary shift"]),
-        color=alt.Color("detail:N", title=None),
+        color=alt.Color(
+            "detail:N",
+            title=None,
+            scale=alt.Scale(
+                domain=[
+                    "ContextView-shaped read",
+                    "reads history",
+                    "no history read",
+                    "trimmed",
+                    "fits",
+                    "goal changed marker",
+                    "no marker",
+                ],
+                range=["#d62728", "#ff7f0e", "#c7c7c7", "#1f77b4", "#aec7e8", "#9467bd", "#dadaeb"],
+            ),
+        ),
         shape=alt.Shape("kind:N", legend=None),
         tooltip=[
             "started_at:T",

@@ -64,7 +64,14 @@ def forest_plot(frame: pl.DataFrame, confidence: float) -> alt.LayerChart:
     interval = base.mark_rule(strokeWidth=3).encode(
         x=alt.X("lower:Q", scale=scale, title=f"share ({confidence:.2%} interval)"),
         x2="upper:Q",
-        color=alt.Color("primitive:N", title="primitive"),
+        color=alt.Color(
+            "primitive:N",
+            title="primitive",
+            scale=alt.Scale(domain=["contextview", "recurse"], range=["#1f77b4", "#9467bd"]),
+            legend=alt.Legend(
+                labelExpr="datum.label == 'contextview' ? 'ContextView' : 'recurse(...)'"
+            ),
+        ),
     )
     point = base.mark_point(filled=True, size=90).encode(
         x="estimate:Q",
@@ -215,6 +222,7 @@ st.subheader("Descriptive measures", anchor=False)
 ui.table(
     criteria_frame(report.descriptive).drop("threshold", "position"),
     name="descriptive-measures",
+    height=36 * (len(report.descriptive) + 1) + 3,
     caption=f"{report.preregistration.descriptive_confidence:.0%} intervals; they take no part "
     "in the decision.",
     column_config={
