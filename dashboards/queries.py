@@ -415,8 +415,8 @@ def history_access_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> History
         with reading as (
             select count(*) as n from calls where {where} and reads_history
         )
-        select op, any_value(op_class) as op_class, count(distinct span_id) as calls,
-            count(distinct span_id) / nullif(any_value(reading.n), 0) as share
+        select op, any_value(op_class) as op_class, count(*) as calls,
+            count(*) / nullif(any_value(reading.n), 0) as share
         from history_access, reading
         where {flt.where("history_access")}
         group by op order by calls desc, op
@@ -494,71 +494,109 @@ def history_access_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> History
 class BoilerplateData:
     """Recurring code shapes (fingerprints) among history-reading calls.
 
-    ``clusters`` has one row per fingerprint: calls, sessions, first/last
-    seen, whether it is boilerplate (recurs in >= S other sessions), the
-    ContextView-shaped operations its calls re-implement and an example
-    program when content capture was on. Without filters it is the stored
-    ``code_clusters`` table the verdict uses; with filters it is recomputed
-    from the filtered calls.
+    ``clusters`` holds the :data:`_CLUSTER_LIMIT` most widespread shapes
+    (boilerplate first): calls, sessions, first/last seen, whether it is
+    boilerplate (recurs in >= S other sessions), the ContextView-shaped
+    operations its calls re-implement and an example program when content
+    capture was on. ``shapes``, ``boilerplate_shapes``, ``reading_calls`` and
+    ``boilerplate_calls`` count all of them. Without filters the shapes are
+    the stored ``code_clusters`` the verdict uses (when built with the same
+    S); with filters they are recomputed from the filtered calls.
     """
 
     min_other_sessions: int
     clusters: pl.DataFrame
+    shapes: int
+    boilerplate_shapes: int
     reading_calls: int
     boilerplate_calls: int
+
+
+_CLUSTER_LIMIT: Final = 500
+
+
+def _stored_clusters_usable(con: duckdb.DuckDBPyConnection, min_other_sessions: int) -> bool:
+    rows = _rows(
+        con,
+        "SELECT value FROM evidence_params WHERE name = 'boilerplate_min_other_sessions'",
+    )
+    return bool(rows) and rows[0][0] == min_other_sessions
 
 
 def boilerplate_data(
     con: duckdb.DuckDBPyConnection, flt: Filters, min_other_sessions: int
 ) -> BoilerplateData:
-    """Clusters of history code that recur across sessions, biggest first."""
-    where = flt.where("calls")
+    """Clusters of history code that recur across sessions, most widespread first."""
     s = sql_literal(int(min_other_sessions))
-    clusters = _frame(
-        con,
-        f"""
-        with shaped as (
-            select c.fingerprint, c.session_id, c.started_at, c.contextview_shaped, c.span_id
-            from calls as c
-            where {where} and c.reads_history and c.fingerprint is not null
-        ),
-        per_fingerprint as (
+    if not flt.active and _stored_clusters_usable(con, min_other_sessions):
+        shapes = """
+            select fingerprint, calls, sessions, contextview_shaped_calls, first_seen, last_seen
+            from code_clusters
+        """
+        reading = "select coalesce(sum(history_reading_calls), 0) from sessions"
+    else:
+        where = flt.where("calls")
+        shapes = f"""
             select fingerprint,
                 count(*) as calls,
                 count(distinct session_id) as sessions,
                 sum(case when contextview_shaped then 1 else 0 end) as contextview_shaped_calls,
                 min(started_at) as first_seen,
                 max(started_at) as last_seen
-            from shaped group by fingerprint
+            from calls
+            where {where} and reads_history and fingerprint is not null
+            group by fingerprint
+        """
+        reading = f"select count(*) from calls where {where} and reads_history"
+    classified = f"""
+        select *, sessions - 1 as other_sessions, sessions - 1 >= {s} as is_boilerplate
+        from ({shapes})
+    """
+    counts = _rows(
+        con,
+        f"""
+        select count(*),
+            coalesce(sum(case when is_boilerplate then 1 else 0 end), 0),
+            coalesce(sum(case when is_boilerplate then calls else 0 end), 0),
+            ({reading})
+        from ({classified})
+        """,
+    )[0]
+    clusters = _frame(
+        con,
+        f"""
+        with top as (
+            select * from ({classified})
+            order by is_boilerplate desc, sessions desc, calls desc, fingerprint
+            limit {_CLUSTER_LIMIT}
         ),
         ops as (
             select fingerprint, list(distinct op order by op) as contextview_ops
             from history_access
             where {flt.where("history_access")} and op_class = 'contextview'
-                and fingerprint is not null
+                and fingerprint in (select fingerprint from top)
             group by fingerprint
         )
-        select p.fingerprint, p.calls, p.sessions, p.sessions - 1 as other_sessions,
-            p.sessions - 1 >= {s} as is_boilerplate,
-            p.contextview_shaped_calls,
+        select t.fingerprint, t.calls, t.sessions, t.other_sessions, t.is_boilerplate,
+            t.contextview_shaped_calls,
             coalesce(o.contextview_ops, []) as contextview_ops,
-            p.first_seen, p.last_seen,
+            t.first_seen, t.last_seen,
             k.example_language, k.example_code, k.example_ops, k.example_session_id,
             k.example_trace_id, k.example_span_id
-        from per_fingerprint as p
+        from top as t
         left join ops as o using (fingerprint)
         left join code_clusters as k using (fingerprint)
-        order by is_boilerplate desc, sessions desc, calls desc, fingerprint
+        order by t.is_boilerplate desc, t.sessions desc, t.calls desc, t.fingerprint
         """,
     )
-    totals = _rows(
-        con,
-        f"SELECT count(*) FROM calls WHERE {where} AND reads_history",
-    )[0]
-    boilerplate_calls = int(
-        clusters.filter(pl.col("is_boilerplate"))["calls"].sum() if not clusters.is_empty() else 0
+    return BoilerplateData(
+        min_other_sessions=int(min_other_sessions),
+        clusters=clusters,
+        shapes=int(counts[0]),
+        boilerplate_shapes=int(counts[1]),
+        reading_calls=int(counts[3]),
+        boilerplate_calls=int(counts[2]),
     )
-    return BoilerplateData(int(min_other_sessions), clusters, int(totals[0]), boilerplate_calls)
 
 
 # ---------------------------------------------------------------------------

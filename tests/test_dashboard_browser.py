@@ -484,3 +484,30 @@ def test_a_missing_store_says_what_to_do_and_is_not_created(tmp_path: Path, page
         _stop(served.process)
     assert not missing.exists()
     assert list(store_dir.iterdir()) == [], "the dashboard wrote beside the missing store"
+
+
+def test_sigterm_stops_the_dashboard_and_its_streamlit_child(
+    demo_store: Path, tmp_path: Path
+) -> None:
+    """`kill PID` of `recurscope dashboard` (not its group) stops Streamlit and frees the port."""
+    port = _free_port()
+    served = _serve(
+        ["dashboard", "--db", str(demo_store), "--no-browser", "--port", str(port)],
+        cwd=tmp_path,
+        log=tmp_path / "sigterm.log",
+        timeout=PREPARE_TIMEOUT,
+    )
+    child = served.streamlit_pid()
+    try:
+        served.process.send_signal(signal.SIGTERM)
+        served.process.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(child)
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", port)) != 0
+    finally:
+        _stop(served.process)
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)

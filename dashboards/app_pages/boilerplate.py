@@ -25,10 +25,10 @@ with ui.page(
 clusters = data.clusters
 share = ui.ratio(data.boilerplate_calls, data.reading_calls)
 cols = st.columns(4)
-cols[0].metric("Code shapes", f"{clusters.height:,}", border=True)
+cols[0].metric("Code shapes", f"{data.shapes:,}", border=True)
 cols[1].metric(
     "Boilerplate shapes",
-    f"{clusters.filter(pl.col('is_boilerplate')).height:,}" if clusters.height else "0",
+    f"{data.boilerplate_shapes:,}",
     help=f"Recurring in at least S = {data.min_other_sessions} other sessions.",
     border=True,
 )
@@ -74,6 +74,8 @@ st.caption(
 )
 
 st.subheader("Clusters", anchor=False)
+if data.shapes > clusters.height:
+    st.caption(f"The {clusters.height:,} most widespread of {data.shapes:,} shapes.")
 listing = clusters.select(
     "fingerprint",
     "is_boilerplate",
