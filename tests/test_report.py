@@ -65,7 +65,13 @@ class TestBuildReport:
         assert not headline.preregistration.registered_after_start
         assert not headline.preregistration.modified_after_start
         assert not headline.scope.exploratory
-        assert all(not v.caveats for v in headline.verdicts)
+        # The synthetic spans say they are simulated: that is the only caveat.
+        assert all(
+            v.caveats == ("computed from simulated or replayed spans: a demonstration",)
+            for v in headline.verdicts
+        )
+        assert headline.window.simulated_spans == headline.window.spans > 0
+        assert "Not observed evidence" in headline.to_markdown()
 
     def test_primary_rows_carry_thresholds_and_bonferroni_intervals(
         self, headline: report.Report

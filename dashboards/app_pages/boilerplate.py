@@ -115,7 +115,7 @@ row = clusters.row(selected[0] if selected else 0, named=True)
 st.subheader("Example", anchor=False)
 st.markdown(
     f"Shape {ui.escape(row['fingerprint'])} — {row['calls']:,} calls in {row['sessions']:,} sessions, "
-    f"first {row['first_seen']}, last {row['last_seen']}."
+    f"first {row['first_seen']:%Y-%m-%d %H:%M}, last {row['last_seen']:%Y-%m-%d %H:%M}."
 )
 if row["contextview_ops"]:
     st.markdown(

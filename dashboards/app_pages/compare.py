@@ -140,7 +140,9 @@ else:
             x=alt.X("lower:Q", title="difference A − B (95% interval)"),
             x2="upper:Q",
             color=alt.Color(
-                "excludes 0:N", scale=alt.Scale(domain=[True, False], range=["#d62728", "#1f77b4"])
+                "interval:N",
+                title="95% interval",
+                scale=alt.Scale(domain=["excludes 0", "includes 0"], range=["#d62728", "#1f77b4"]),
             ),
         )
         + base.mark_point(filled=True, size=90).encode(

@@ -158,7 +158,7 @@ with right:
     if data.agreement.is_empty():
         st.caption(
             "No call carries the runtime's own detection (it exists for converted native logs, "
-            "e.g. Recurgent's `history_accessed`)."
+            "e.g. Recurgent's `history_access_detected`)."
         )
     else:
         ui.table(

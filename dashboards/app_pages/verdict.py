@@ -140,7 +140,7 @@ def gates(report: Report) -> None:
             delta_arrow="off",
             border=True,
         )
-    span = f"{window.first_span_at or '—'} → {window.last_span_at or '—'}"
+    span = f"{(window.first_span_at or '—')[:19]} → {(window.last_span_at or '—')[:19]}"
     st.caption(f"{window.spans:,} evidence spans, {span} (UTC).")
 
 
@@ -151,8 +151,9 @@ def preregistration(report: Report) -> None:
     cols = st.columns([3, 2])
     cols[0].markdown(f"SHA-256 `{pre.sha256}`")
     cols[0].caption(
-        f"{ui.escape(pre.path)} · registered {pre.registered_at or '—'} · last changed "
-        f"{pre.modified_at or '—'} · window's first span {pre.window_first_span_at or '—'}"
+        f"{ui.escape(pre.path)} · registered {(pre.registered_at or '—')[:19]} · last changed "
+        f"{(pre.modified_at or '—')[:19]} · window's first span "
+        f"{(pre.window_first_span_at or '—')[:19]}"
     )
     if flagged:
         cols[1].error(
