@@ -16,6 +16,7 @@ Comparisons are exploratory by nature: they never produce a verdict.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -27,12 +28,13 @@ from typing import Any, Final
 import duckdb
 import numpy as np
 
+from .access import read_connection
 from .errors import PipelineError
 from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, sql_literal
 from .report import (
     add_common_arguments,
     db_path,
-    open_read_only,
+    note_snapshot,
     parse_when,
     write_output,
 )
@@ -279,26 +281,34 @@ def _group_filter(
     on_sessions: Sequence[str],
     split_date: datetime | None,
 ) -> EvidenceFilter:
-    if split_date is not None:
-        op = "<" if value == "before" else ">="
-        condition = f"started_at {op} {sql_literal(split_date)}"
-        predicates = {table: condition for table in _SPAN_TABLES}
-    elif dimension.session_level:
+    if split_date is not None or dimension.session_level:
+        # Session-level groups: 'before'/'on' are the listed sessions.
         membership = f"list_contains({sql_literal(list(on_sessions))}, session_id)"
-        condition = membership if value == "on" else f"NOT {membership}"
+        condition = membership if value in ("on", "before") else f"NOT {membership}"
         predicates = {table: condition for table in _SPAN_TABLES}
     else:
         predicates = {
             table: f"{dimension.column} = {sql_literal(value)}" for table in dimension.tables
         }
-    return EvidenceFilter(
-        since=base.since,
-        until=base.until,
-        service=base.service,
-        role=base.role,
-        predicates=predicates,
-        exploratory=True,
-    )
+    return dataclasses.replace(base, predicates=predicates, exploratory=True)
+
+
+def _sessions_starting_before(
+    con: duckdb.DuckDBPyConnection, base: EvidenceFilter, split: datetime, s_value: int
+) -> list[str]:
+    with EvidenceView(con, base, min_other_sessions=s_value) as view:
+        return [
+            str(row[0])
+            for row in view.query(
+                f"SELECT session_id FROM sessions WHERE first_span_at < {sql_literal(split)} "
+                "ORDER BY session_id"
+            )
+        ]
+
+
+def _session_count(con: duckdb.DuckDBPyConnection, base: EvidenceFilter, s_value: int) -> int:
+    with EvidenceView(con, base, min_other_sessions=s_value) as view:
+        return int(view.query("SELECT count(*) FROM sessions")[0][0])
 
 
 def _aligned(matrix: SessionMatrix, sessions: Sequence[str], criterion: str) -> tuple[Any, Any]:
@@ -354,8 +364,19 @@ def compare(
         if {group_a, group_b} != {"before", "after"}:
             raise PipelineError("With --split-date the groups are 'before' and 'after'.")
         others: list[str] = []
-        on_sessions: list[str] = []
-        group_sizes: dict[str, int] = {}
+        # Each session belongs to one side, by its first span: a session
+        # running across the split is not compared with itself.
+        on_sessions = _sessions_starting_before(con, base, split_date, prereg.min_other_sessions)
+        total = _session_count(con, base, prereg.min_other_sessions)
+        group_sizes = {"before": len(on_sessions), "after": total - len(on_sessions)}
+        empty = [g for g in ("before", "after") if group_sizes[g] == 0]
+        if empty:
+            raise PipelineError(
+                f"No session starts {' or '.join(empty)} {split_date.isoformat(sep=' ')} "
+                f"({group_sizes['before']} before, {group_sizes['after']} after): pick a date "
+                "inside the data."
+            )
+        notes.append("Each session is on the side of the split where its first span falls.")
     else:
         dimension = resolve_dimension(by)
         label = dimension.name
@@ -383,6 +404,12 @@ def compare(
         if dimension.note:
             notes.append(dimension.note)
 
+    empty_groups = [g for g in (group_a, group_b) if group_sizes.get(g, 1) == 0]
+    if empty_groups:
+        raise PipelineError(
+            f"No sessions in group {' or '.join(empty_groups)} of {label}: nothing to compare "
+            f"({', '.join(f'{g} {n}' for g, n in sorted(group_sizes.items()))})."
+        )
     criteria = tuple(
         c for c in COMPARED_CRITERIA if set(_CRITERION_TABLES[c]) <= set(dimension.tables)
     )
@@ -455,13 +482,20 @@ def _run_compare(args: argparse.Namespace) -> int:
     if not args.by and not args.split_date:
         print("recurscope compare: give --by DIMENSION or --split-date DATE", file=sys.stderr)
         return 2
+    if args.by and args.split_date:
+        print(
+            "recurscope compare: give either --by DIMENSION or --split-date DATE, not both "
+            "(a date split groups by time)",
+            file=sys.stderr,
+        )
+        return 2
     db = db_path(args.db)
     try:
         split = parse_when(args.split_date) if args.split_date else None
-        store, con = open_read_only(db)
-        try:
+        with read_connection(db) as view:
+            note_snapshot(view, "compare")
             result = compare(
-                con,
+                view.connection,
                 args.by or "date",
                 groups=(args.groups[0], args.groups[1]) if args.groups else None,
                 split_date=split,
@@ -472,8 +506,6 @@ def _run_compare(args: argparse.Namespace) -> int:
                 role=args.role,
                 prompt_version=args.prompt_version,
             )
-        finally:
-            store.close()
     except PipelineError as error:
         print(f"recurscope compare: {error}", file=sys.stderr)
         return 2

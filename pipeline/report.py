@@ -24,10 +24,11 @@ from typing import Any, Final
 
 import duckdb
 
+from .access import read_connection
 from .errors import PipelineError
 from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, first_span_at
 from .headline import load_headline_intervals
-from .stats import Interval, session_intervals
+from .stats import Interval, exact_interval, session_intervals
 from .verdict import (
     Preregistration,
     Verdict,
@@ -50,7 +51,9 @@ __all__ = [
     "build_report",
     "compute_intervals",
     "db_path",
+    "detector_summary",
     "load_detector_quality",
+    "note_snapshot",
     "open_read_only",
     "parse_when",
     "write_output",
@@ -126,12 +129,22 @@ def _criterion_meta(name: str) -> tuple[str, str, str | None]:
 
 @dataclass(frozen=True, slots=True)
 class DetectorInfo:
-    """Precision and recall of one detector metric on the labelled corpus."""
+    """Precision and recall of one detector metric on the labelled corpus.
+
+    ``support`` is the labelled positives (tp + fn). The ``*_lower``/``*_upper``
+    bounds are 95% Clopper–Pearson intervals, computed when the counts
+    (tp, fp, fn) are known: precision over tp + fp detections, recall over
+    tp + fn positives.
+    """
 
     metric: str
     precision: float | None
     recall: float | None
     support: int | None
+    precision_lower: float | None = None
+    precision_upper: float | None = None
+    recall_lower: float | None = None
+    recall_upper: float | None = None
 
 
 def _metric(entry: object, metric: str) -> DetectorInfo | None:
@@ -149,10 +162,25 @@ def _metric(entry: object, metric: str) -> DetectorInfo | None:
     if precision is None and recall is None:
         return None
     support = number("support", "n", "positives", "count")
-    tp, fn = number("tp"), number("fn")
+    tp, fp, fn = number("tp"), number("fp"), number("fn")
     if support is None and tp is not None and fn is not None:
         support = tp + fn  # labelled positives
-    return DetectorInfo(metric, precision, recall, None if support is None else int(support))
+    p_bounds: tuple[float | None, float | None] = (None, None)
+    r_bounds: tuple[float | None, float | None] = (None, None)
+    if tp is not None and fp is not None:
+        p_bounds = exact_interval(int(tp), int(tp + fp))
+    if tp is not None and fn is not None:
+        r_bounds = exact_interval(int(tp), int(tp + fn))
+    return DetectorInfo(
+        metric,
+        precision,
+        recall,
+        None if support is None else int(support),
+        precision_lower=p_bounds[0],
+        precision_upper=p_bounds[1],
+        recall_lower=r_bounds[0],
+        recall_upper=r_bounds[1],
+    )
 
 
 _METRIC_ALIASES: Final = {
@@ -829,9 +857,25 @@ def _interval_text(row: CriterionRow) -> str:
 def _detector_text(row: CriterionRow) -> str:
     if row.detector is None:
         return "–" if row.detector_note == "does not depend on detection" else row.detector_note
-    p = "–" if row.detector.precision is None else f"{row.detector.precision:.2f}"
-    r = "–" if row.detector.recall is None else f"{row.detector.recall:.2f}"
-    return f"P {p} / R {r}"
+    return detector_summary(row.detector)
+
+
+def detector_summary(info: DetectorInfo) -> str:
+    """``P 1.00 [0.90, 1.00] · R 0.95 [0.83, 0.99] · n = 36`` (95% Clopper–Pearson)."""
+
+    def one(name: str, value: float | None, lower: float | None, upper: float | None) -> str:
+        if value is None:
+            return f"{name} –"
+        bounds = f" [{lower:.2f}, {upper:.2f}]" if lower is not None and upper is not None else ""
+        return f"{name} {value:.2f}{bounds}"
+
+    parts = [
+        one("P", info.precision, info.precision_lower, info.precision_upper),
+        one("R", info.recall, info.recall_lower, info.recall_upper),
+    ]
+    if info.support is not None:
+        parts.append(f"n = {info.support}")
+    return " · ".join(parts)
 
 
 def _cell(text: str) -> str:
@@ -1008,6 +1052,12 @@ def db_path(explicit: str | None) -> str:
     return str(resolve_db_path(explicit))
 
 
+def note_snapshot(view: Any, command: str) -> None:
+    """Say on stderr when a read command reads a snapshot because a writer holds the store."""
+    if view.source == "snapshot":
+        print(f"recurscope {command}: reading a {view.describe()}", file=sys.stderr)
+
+
 def open_read_only(path: str) -> tuple[Any, duckdb.DuckDBPyConnection]:
     """Open the store file read-only; returns (closer, connection).
 
@@ -1062,10 +1112,12 @@ def _run_report(args: argparse.Namespace) -> int:
     try:
         since = parse_when(args.since) if args.since else None
         until = parse_when(args.until, end=True) if args.until else None
-        store, con = open_read_only(db)
-        try:
+        # The one reader path (docs/concurrency.md): the live file, or the
+        # latest snapshot while a writer holds it; never a lock error.
+        with read_connection(db) as view:
+            note_snapshot(view, "report")
             report = build_report(
-                con,
+                view.connection,
                 prereg,
                 since=since,
                 until=until,
@@ -1075,8 +1127,6 @@ def _run_report(args: argparse.Namespace) -> int:
                 detector_quality_path=args.detector_quality,
                 database=db,
             )
-        finally:
-            store.close()
     except PipelineError as error:
         print(f"recurscope report: {error}", file=sys.stderr)
         return 2

@@ -31,6 +31,7 @@ __all__ = [
     "Interval",
     "bootstrap_differences",
     "bootstrap_ratios",
+    "exact_interval",
     "further_sessions",
     "interval_from_samples",
     "percentile_interval",
@@ -257,3 +258,21 @@ def further_sessions(interval: Interval, threshold: float) -> int | None:
     share = interval.sessions / max(1, interval.sessions_total)
     # The tolerance keeps float noise (0.35 - 0.25 = 0.0999...) from adding a session.
     return max(1, math.ceil(contributing / share - 1e-9))
+
+
+def exact_interval(
+    successes: int, trials: int, confidence: float = 0.95
+) -> tuple[float | None, float | None]:
+    """Clopper–Pearson (exact binomial) interval of ``successes / trials``; ``(None, None)`` if no trials.
+
+    For detector precision and recall on the labelled corpus: "1.00" on a few
+    dozen labels is an interval, not a certainty (36 of 36 gives [0.90, 1.00]).
+    """
+    if trials <= 0:
+        return None, None
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(successes), int(trials)).proportion_ci(
+        confidence_level=confidence, method="exact"
+    )
+    return float(ci.low), float(ci.high)

@@ -332,6 +332,31 @@ class TestCompare:
         assert pressure.lower < 0 < pressure.upper
         assert json.loads(json.dumps(result.to_dict()))["exploratory"] is True
 
+    def test_a_date_split_puts_each_session_on_one_side(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """A session crossing the split counts once, on the side of its first span."""
+        crossing = datetime(2026, 12, 1, 9, 30)  # inside the first sessions' spans
+        result = compare_module.compare(
+            spans_db, "date", split_date=crossing, preregistration_path=prereg_path
+        )
+        assert result.sessions_a + result.sessions_b == 300
+        firsts = spans_db.execute(
+            "SELECT count(*) FROM (SELECT session_id, min(started_at) AS first FROM calls "
+            "GROUP BY session_id) WHERE first < ?",
+            [crossing],
+        ).fetchone()
+        assert firsts is not None and result.sessions_a == firsts[0]
+
+    def test_an_empty_side_of_a_date_split_is_an_error(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        """A split before all data leaves 'before' empty: an error naming both counts."""
+        with pytest.raises(PipelineError, match="0 before, 300 after"):
+            compare_module.compare(
+                spans_db, "date", split_date=datetime(2020, 1, 1), preregistration_path=prereg_path
+            )
+
     def test_unknown_dimension_lists_the_known_ones(
         self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
@@ -463,3 +488,32 @@ class TestCli:
         )
         assert args.func(args) == 2
         assert "recurscope report:" in capsys.readouterr().err
+
+
+def test_compare_refuses_by_together_with_a_split_date(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--by beside --split-date is a mistake said aloud (exit 2), not silently ignored."""
+    from recurscope.cli import main
+
+    assert main(["compare", "--by", "role", "--split-date", "2026-12-02"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_detector_quality_carries_exact_intervals(tmp_path: Path) -> None:
+    """tp/fp/fn counts give Clopper–Pearson bounds for precision and recall, shown in the report."""
+    path = tmp_path / "quality.json"
+    path.write_text(
+        json.dumps(
+            {"scores": {"ours": {"overall": {"accessed": {
+                "tp": 36, "fp": 0, "fn": 2, "precision": 1.0, "recall": 36 / 38,
+            }}}}}
+        )
+    )  # fmt: skip
+    info = report.load_detector_quality(path)
+    assert info is not None
+    accessed = info["accessed"]
+    assert accessed.support == 38
+    assert accessed.precision_lower == pytest.approx(0.9026, abs=1e-4)
+    assert accessed.recall_lower is not None and accessed.recall_lower < 36 / 38 < 1.0
+    assert report.detector_summary(accessed).startswith("P 1.00 [0.90, 1.00] · R 0.95 [")

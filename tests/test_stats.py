@@ -177,3 +177,14 @@ class TestFurtherSessions:
     def test_an_estimate_on_the_threshold_cannot_be_projected(self) -> None:
         """No amount of data separates an estimate sitting on the threshold."""
         assert stats.further_sessions(self._interval(0.2, 0.1, 0.3), 0.2) is None
+
+
+def test_exact_interval_is_clopper_pearson() -> None:
+    """36 of 36 is [0.903, 1.0] (the textbook exact bound), never a point; no trials, no interval."""
+    from recurscope.pipeline.stats import exact_interval
+
+    lower, upper = exact_interval(36, 36)
+    assert lower == pytest.approx(0.9026, abs=1e-4) and upper == 1.0
+    lower, upper = exact_interval(0, 10)
+    assert lower == 0.0 and upper == pytest.approx(0.3085, abs=1e-4)
+    assert exact_interval(0, 0) == (None, None)

@@ -7,7 +7,7 @@ import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.report import OUTCOME_LABELS, CriterionRow, Report
+from recurscope.pipeline.report import OUTCOME_LABELS, CriterionRow, Report, detector_summary
 
 OUTCOME_STYLE = {
     "justified": ("green", ":material/check_circle:"),
@@ -19,15 +19,8 @@ OUTCOME_STYLE = {
 def detector_text(row: CriterionRow) -> str:
     if row.detector is None:
         return row.detector_note or "—"
-    info = row.detector
-    parts = []
-    if info.precision is not None:
-        parts.append(f"P {info.precision:.2f}")
-    if info.recall is not None:
-        parts.append(f"R {info.recall:.2f}")
-    if info.support is not None:
-        parts.append(f"n = {info.support}")
-    return " · ".join(parts)
+    summary: str = detector_summary(row.detector)
+    return summary
 
 
 def criteria_frame(rows: tuple[CriterionRow, ...]) -> pl.DataFrame:
@@ -207,7 +200,8 @@ ui.table(
     primary.drop("primitive"),
     name="primary-criteria",
     caption="detector: precision (P) and recall (R) of history-access detection on the "
-    "labelled corpus, n = labelled positives, beside every estimate that depends on detection.",
+    "labelled corpus with 95% exact (Clopper–Pearson) intervals, n = labelled positives, "
+    "beside every estimate that depends on detection.",
     column_config={
         "estimate": st.column_config.NumberColumn(format="%.3f"),
         "lower": st.column_config.NumberColumn(format="%.3f"),
