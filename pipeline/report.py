@@ -49,6 +49,7 @@ __all__ = [
     "add_command",
     "add_common_arguments",
     "build_report",
+    "collection_plan",
     "compute_intervals",
     "db_path",
     "detector_summary",
@@ -282,6 +283,8 @@ class VerdictRow:
     further_sessions: int | None
     criteria: tuple[str, ...]
     caveats: tuple[str, ...]
+    plan: str = ""
+    """For an undecided verdict: the further sessions and days at today's rate, in words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -784,7 +787,12 @@ def build_report(
             simulated_spans=int(coverage.get("simulated_spans") or 0),
             replayed_spans=int(coverage.get("replayed_spans") or 0),
         ),
-        verdicts=tuple(_verdict_row(v, caveats) for v in verdicts),
+        verdicts=tuple(
+            _verdict_row(
+                v, caveats, collection_plan(v, prereg, window.sessions, window.days, window.runs)
+            )
+            for v in verdicts
+        ),
         primary=primary_rows,
         descriptive=descriptive_rows,
         clusters=tuple(_cluster_row(c) for c in clusters),
@@ -803,7 +811,7 @@ def build_report(
     )
 
 
-def _verdict_row(verdict: Verdict, caveats: Sequence[str]) -> VerdictRow:
+def _verdict_row(verdict: Verdict, caveats: Sequence[str], plan: str = "") -> VerdictRow:
     return VerdictRow(
         primitive=verdict.primitive,
         label=PRIMITIVE_LABELS.get(verdict.primitive, verdict.primitive),
@@ -812,7 +820,41 @@ def _verdict_row(verdict: Verdict, caveats: Sequence[str]) -> VerdictRow:
         further_sessions=verdict.further_sessions,
         criteria=tuple(d.name for d in verdict.criteria),
         caveats=tuple(caveats),
+        plan=plan,
     )
+
+
+def collection_plan(
+    verdict: Verdict, prereg: Preregistration, sessions: int, days: int, runs: int
+) -> str:
+    """'' when decided; else how many more sessions and days at the pilot's rate would decide it.
+
+    Sessions needed are the larger of the window's shortfall and the
+    verdict's projected further sessions; days follow from the sessions seen
+    per distinct day so far, and never fall below the days gate's shortfall.
+    A rough plan from a pilot, as docs/verdict.md says, not a power analysis.
+    """
+    if verdict.outcome != "insufficient_evidence":
+        return ""
+    need = max(prereg.window.min_sessions - sessions, 0)
+    if verdict.further_sessions is not None:
+        need = max(need, verdict.further_sessions)
+    more_days = max(prereg.window.min_days - days, 0)
+    if need == 0 and more_days == 0:
+        return ""
+    parts = []
+    if sessions and days:
+        rate = sessions / days
+        more_days = max(more_days, math.ceil(need / rate))
+        parts.append(
+            f"about {need:,} more sessions over about {more_days:,} more days at today's rate "
+            f"({rate:,.1f} sessions a day)"
+        )
+    else:
+        parts.append(f"about {need:,} more sessions")
+    if runs < prereg.window.min_runs:
+        parts.append(f"from at least {prereg.window.min_runs - runs:,} more runs")
+    return ", ".join(parts)
 
 
 def _cluster_row(row: Mapping[str, Any]) -> ClusterRow:
@@ -907,7 +949,8 @@ def _render_markdown(report: Report) -> str:
         outcome = f"**{OUTCOME_LABELS.get(verdict.outcome, verdict.outcome)}**"
         if verdict.caveats:
             outcome += " ⚠ " + "; ".join(verdict.caveats)
-        lines.append(f"| {verdict.label} | {_cell(outcome)} | {_cell(verdict.reason)} |")
+        why = verdict.reason + (f" Plan: {verdict.plan}." if verdict.plan else "")
+        lines.append(f"| {verdict.label} | {_cell(outcome)} | {_cell(why)} |")
 
     lines += [
         "",

@@ -168,7 +168,7 @@ class TestBuildReport:
         assert rows["boilerplate_share"].detector is not None
         assert rows["same_role_share"].detector is None
         assert rows["op_mix.grep"].detector is not None
-        assert "P 0.91 / R 0.88" in result.to_markdown()
+        assert "P 0.91 · R 0.88" in result.to_markdown()  # no counts, so no exact bounds
 
     def test_reads_the_detector_eval_json_layout(self, tmp_path: Path) -> None:
         """`recurscope detector-eval --json` output: scores.ours.overall, op:<name> metrics."""
@@ -186,7 +186,11 @@ class TestBuildReport:
         )
         found = report.load_detector_quality(quality)
         assert found is not None
-        assert found["accessed"] == report.DetectorInfo("accessed", 0.9, 0.9, 10)
+        accessed = found["accessed"]
+        assert (accessed.precision, accessed.recall, accessed.support) == (0.9, 0.9, 10)
+        # 9 of 10 with an exact interval on both sides: [0.555, 0.997]
+        assert accessed.precision_lower == pytest.approx(0.5550, abs=1e-3)
+        assert accessed.recall_upper == pytest.approx(0.9975, abs=1e-3)
         assert found["ops.grep"].recall == 0.9
         assert report.load_detector_quality(tmp_path / "absent.json") is None
 
@@ -517,3 +521,28 @@ def test_detector_quality_carries_exact_intervals(tmp_path: Path) -> None:
     assert accessed.precision_lower == pytest.approx(0.9026, abs=1e-4)
     assert accessed.recall_lower is not None and accessed.recall_lower < 36 / 38 < 1.0
     assert report.detector_summary(accessed).startswith("P 1.00 [0.90, 1.00] · R 0.95 [")
+
+
+def test_an_undecided_verdict_comes_with_a_collection_plan() -> None:
+    """Missing sessions become 'about N more sessions over about D more days at today's rate'."""
+    from recurscope.pipeline.verdict import (
+        Verdict,
+        default_preregistration_path,
+        load_preregistration,
+    )
+
+    prereg = load_preregistration(default_preregistration_path())
+    undecided = Verdict("recurse", "insufficient_evidence", "window not met", None, ())
+    plan = report.collection_plan(undecided, prereg, sessions=40, days=5, runs=24)
+    assert plan == (
+        "about 60 more sessions over about 8 more days at today's rate (8.0 sessions a day)"
+    )
+    straddling = Verdict("recurse", "insufficient_evidence", "straddles", 500, ())
+    assert "about 500 more sessions over about 63 more days" in report.collection_plan(
+        straddling, prereg, sessions=120, days=15, runs=10
+    )
+    assert "from at least 10 more runs" in report.collection_plan(
+        straddling, prereg, sessions=120, days=15, runs=10
+    )
+    decided = Verdict("recurse", "justified", "all above", None, ())
+    assert report.collection_plan(decided, prereg, sessions=40, days=5, runs=24) == ""

@@ -97,10 +97,10 @@ def headline(report: Report) -> None:
             st.markdown(f"#### {verdict.label}")
             st.markdown(f"### :{color}[{icon} {label}]")
             st.write(verdict.reason)
-            if verdict.outcome == "insufficient_evidence" and verdict.further_sessions:
+            if verdict.plan:
                 st.caption(
-                    f"About {verdict.further_sessions:,} more sessions at today's estimates would "
-                    "decide it (a planning figure, not a power analysis)."
+                    f"Plan: {verdict.plan} (at today's estimates; a planning figure, not a "
+                    "power analysis)."
                 )
             for caveat in verdict.caveats:
                 st.caption(f":material/warning: {ui.escape(caveat)}")
