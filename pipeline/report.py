@@ -789,7 +789,9 @@ def build_report(
         ),
         verdicts=tuple(
             _verdict_row(
-                v, caveats, collection_plan(v, prereg, window.sessions, window.days, window.runs)
+                v,
+                [*caveats, *_zero_width_caveats(v)],
+                collection_plan(v, prereg, window.sessions, window.days, window.runs),
             )
             for v in verdicts
         ),
@@ -809,6 +811,18 @@ def build_report(
         ),
         notes=tuple(notes),
     )
+
+
+def _zero_width_caveats(verdict: Verdict) -> list[str]:
+    """A caveat per primary criterion whose interval has no width (sessions that do not vary)."""
+    return [
+        f"{d.name} has a zero-width interval: its sessions do not vary, so the bootstrap "
+        "cannot measure its uncertainty"
+        for d in verdict.criteria
+        if d.interval.estimate is not None
+        and d.interval.lower is not None
+        and d.interval.lower == d.interval.upper
+    ]
 
 
 def _verdict_row(verdict: Verdict, caveats: Sequence[str], plan: str = "") -> VerdictRow:

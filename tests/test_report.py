@@ -546,3 +546,26 @@ def test_an_undecided_verdict_comes_with_a_collection_plan() -> None:
     )
     decided = Verdict("recurse", "justified", "all above", None, ())
     assert report.collection_plan(decided, prereg, sessions=40, days=5, runs=24) == ""
+
+
+def test_identical_sessions_give_a_zero_width_caveat(tmp_path: Path) -> None:
+    """Sessions that all look the same have no bootstrap spread: the verdict says so."""
+    con = duckdb.connect()
+    evidence.create_otel_traces_table(con)
+    evidence.insert_span_specs(
+        con,
+        [
+            {"kind": "call", "span": f"c{n}", "session": f"s{n}", "trace": f"t{n}",
+             "role": "planner", "accessed": True, "ops": ["grep"], "history_size": 3,
+             "contextview_shaped": True, "fingerprint": "a" * 16, "at": n * 60}
+            for n in range(12)
+        ],
+    )  # fmt: skip
+    evidence.refresh(con, full=True)
+    result = report.build_report(con, SHIPPED, detector_quality_path=None)
+    contextview = next(v for v in result.verdicts if v.primitive == "contextview")
+    assert any(
+        "contextview_shaped_share has a zero-width interval" in c for c in contextview.caveats
+    )
+    recurse = next(v for v in result.verdicts if v.primitive == "recurse")
+    assert not any("zero-width" in c for c in recurse.caveats)  # no data there: no interval at all
