@@ -52,8 +52,10 @@ def test_spans_from_the_example_become_evidence_and_a_report(tmp_path: Path) -> 
     )
     assert report.returncode == 0, report.stderr
     data = json.loads(report.stdout)
-    text = json.dumps(data)
-    assert "insufficient" in text.lower()  # three sessions cannot meet the evidence window
+    # Three sessions cannot meet the evidence window: both verdicts say so, by field.
+    assert [v["outcome"] for v in data["verdicts"]] == ["insufficient_evidence"] * 2
+    assert all("window is not met" in v["reason"] for v in data["verdicts"])
+    assert data["window"]["sessions"] == 3 and data["window"]["met"] is False
     markdown = run(
         "-m", "recurscope.cli", "report", "--db", str(db), "--format", "md",
         "--prereg", str(ROOT / "data" / "preregistration.toml"), cwd=tmp_path,
