@@ -44,7 +44,8 @@ def openinference_spans(
     except AttributeError as exc:  # an OpenInference release newer than this smolagents
         with contextlib.suppress(Exception):
             instrumentor._uninstrument()  # undo what it wrapped before failing
-        pytest.skip(f"OpenInference cannot instrument this smolagents: {exc}")
+        # A version break must fail loudly, not hide as a skip: pin the pair that works.
+        pytest.fail(f"OpenInference cannot instrument this smolagents: {exc}")
     try:
         yield provider, exporter
     finally:
