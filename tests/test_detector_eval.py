@@ -138,12 +138,13 @@ def test_we_beat_the_baseline_on_ops(full_report: EvalReport) -> None:
     assert ours is not None and baseline is not None and ours > baseline
 
 
-def test_report_formats(full_report: EvalReport) -> None:
-    """The Markdown has the accessed and op tables; the JSON round-trips."""
-    text = format_markdown(full_report)
+def test_report_formats() -> None:
+    """The Markdown has the accessed and op tables; the JSON round-trips (corpus files only)."""
+    own = evaluate(CORPUS, None)  # needs no reference logs
+    text = format_markdown(own)
     assert "### Accessed" in text and "| overall |" in text and "| summarize |" in text
-    doc = json.loads(full_report.to_json())
-    assert doc["evaluated"] == full_report.evaluated
+    doc = json.loads(own.to_json())
+    assert doc["evaluated"] == own.evaluated > 0
     assert set(doc["scores"]) == {"ours", "baseline"}
 
 
