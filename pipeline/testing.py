@@ -6,14 +6,16 @@
 - :func:`sdk_request` records real spans with the OTel SDK and returns the
   protobuf request its OTLP exporters would send;
 - :func:`write_jsonl` writes a large synthetic OTLP JSON-lines file quickly,
-  for benchmarks and memory tests.
+  for benchmarks and memory tests;
+- :func:`add_synthetic_spans` puts synthetic sessions (and compact span
+  specs) straight into a store's ``otel_traces``, for tests of what reads it.
 """
 
 from __future__ import annotations
 
 import base64
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +24,13 @@ if TYPE_CHECKING:
         ExportTraceServiceRequest,
     )
 
-__all__ = ["otlp_json_from_proto", "sdk_request", "synthetic_lines", "write_jsonl"]
+__all__ = [
+    "add_synthetic_spans",
+    "otlp_json_from_proto",
+    "sdk_request",
+    "synthetic_lines",
+    "write_jsonl",
+]
 
 _ID_KEYS = frozenset({"traceId", "spanId", "parentSpanId"})
 
@@ -164,3 +172,45 @@ def decoder_worker_pids() -> set[int]:
         if b"parallel import worker_main" in command and state != "Z":
             pids.add(int(entry.name))
     return pids
+
+
+def add_synthetic_spans(
+    con: Any,
+    *,
+    sessions: int,
+    seed: int = 0,
+    specs: Sequence[Mapping[str, Any]] = (),
+) -> int:
+    """Insert ``sessions`` synthetic sessions and ``specs`` into a store's ``otel_traces``.
+
+    ``con`` is a writable connection to a store made by ``Store.open`` (whose
+    table has bookkeeping columns the contract DDL lacks). The spans come
+    from ``sql/_synthetic_spans.sql`` (origin ``simulated``) and
+    :func:`recurscope.pipeline.evidence.expand_span` for ``specs``; they are
+    generated in a scratch in-memory database and copied in one statement.
+    Returns the spans added. Nothing is refreshed: call
+    ``evidence.refresh`` (or let a writer session do it) afterwards.
+    """
+    import duckdb
+
+    from .evidence import create_otel_traces_table, insert_span_specs, insert_synthetic_spans
+
+    scratch = duckdb.connect()
+    try:
+        create_otel_traces_table(scratch)
+        insert_synthetic_spans(scratch, sessions=sessions, seed=seed)
+        if specs:
+            insert_span_specs(scratch, specs)
+        rows = scratch.sql("SELECT * FROM otel_traces").to_arrow_table()
+    finally:
+        scratch.close()
+    con.register("_synthetic_rows", rows)
+    try:
+        columns = ", ".join(f'"{c}"' for c in rows.column_names)
+        con.execute(
+            f"INSERT INTO otel_traces ({columns}, ScopeAttributes, IngestId) "
+            f"SELECT {columns}, MAP {{}}, 0 FROM _synthetic_rows"
+        )
+    finally:
+        con.unregister("_synthetic_rows")
+    return int(rows.num_rows)

@@ -26,6 +26,8 @@ from recurscope.dashboards import queries
 from recurscope.pipeline import evidence
 from recurscope.pipeline.access import open_for_writing
 from recurscope.pipeline.headline import store_headline_intervals
+from recurscope.pipeline.report import OUTCOME_LABELS
+from recurscope.pipeline.testing import add_synthetic_spans
 
 APP = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
 PAGES = {
@@ -41,41 +43,27 @@ PAGES = {
 }
 
 HOSTILE = "<script>alert(1)</script> ![x](http://example.invalid/x.png) **bold** `tick` 'q' \"dq\""
+HOSTILE_SPECS = [
+    {"kind": "call", "span": "h1", "session": HOSTILE, "role": HOSTILE,
+     "method": HOSTILE, "prompt_version": HOSTILE, "accessed": True,
+     "ops": ["grep", HOSTILE], "fingerprint": "f" * 16, "code": HOSTILE,
+     "history_size": 3, "records_read": 2},
+    {"kind": "call", "span": "h2", "parent": "h1", "session": HOSTILE,
+     "role": HOSTILE, "parent_call_id": "x", "call_id": "y",
+     "delegation_kind": HOSTILE},
+    {"kind": "trim", "span": "h3", "parent": "h1", "session": HOSTILE,
+     "strategy": HOSTILE, "phase": HOSTILE, "trimmed": True},
+    {"kind": "shift", "span": "h4", "parent": "h1", "session": HOSTILE,
+     "reason": HOSTILE},
+]  # fmt: skip
 
 
 def _fill_store(db: Path, *, sessions: int = 120, hostile: bool = True) -> None:
     """Synthetic sessions (origin simulated) plus a few spans with hostile text; evidence built."""
+    specs = HOSTILE_SPECS if hostile else ()
     with open_for_writing(db, kind="test") as session:
         con = session.store.connection
-        scratch = duckdb.connect()
-        evidence.create_otel_traces_table(scratch)
-        evidence.insert_synthetic_spans(scratch, sessions=sessions, seed=3)
-        if hostile:
-            evidence.insert_span_specs(
-                scratch,
-                [
-                    {"kind": "call", "span": "h1", "session": HOSTILE, "role": HOSTILE,
-                     "method": HOSTILE, "prompt_version": HOSTILE, "accessed": True,
-                     "ops": ["grep", HOSTILE], "fingerprint": "f" * 16, "code": HOSTILE,
-                     "history_size": 3, "records_read": 2},
-                    {"kind": "call", "span": "h2", "parent": "h1", "session": HOSTILE,
-                     "role": HOSTILE, "parent_call_id": "x", "call_id": "y",
-                     "delegation_kind": HOSTILE},
-                    {"kind": "trim", "span": "h3", "parent": "h1", "session": HOSTILE,
-                     "strategy": HOSTILE, "phase": HOSTILE, "trimmed": True},
-                    {"kind": "shift", "span": "h4", "parent": "h1", "session": HOSTILE,
-                     "reason": HOSTILE},
-                ],
-            )  # fmt: skip
-        rows = scratch.sql("SELECT * FROM otel_traces").to_arrow_table()
-        scratch.close()
-        con.register("scratch_rows", rows)
-        columns = ", ".join(f'"{c}"' for c in rows.column_names)
-        con.execute(
-            f"INSERT INTO otel_traces ({columns}, ScopeAttributes, IngestId) "
-            f"SELECT {columns}, MAP {{}}, 0 FROM scratch_rows"
-        )
-        con.unregister("scratch_rows")
+        add_synthetic_spans(con, sessions=sessions, seed=3, specs=specs)
         evidence.refresh(con, full=True)
         store_headline_intervals(con)
         session.mark_dirty()
@@ -183,12 +171,7 @@ def test_verdict_page_agrees_with_recurscope_report(
     text = " ".join(m.value for m in app.markdown)
     for verdict in report["verdicts"]:
         assert verdict["label"] in text
-        assert (
-            verdict["outcome"]
-            .replace("_", " ")
-            .replace("insufficient evidence", "insufficient evidence")
-            in text
-        )
+        assert OUTCOME_LABELS[verdict["outcome"]] in text
     table = app.dataframe[0].value
     shown = {row["criterion"]: row for row in table.to_dict("records")}
     for row in report["primary"]:

@@ -19,24 +19,13 @@ from recurscope.pipeline.headline import (
     store_headline_intervals,
 )
 from recurscope.pipeline.report import Report, build_report
+from recurscope.pipeline.testing import add_synthetic_spans
 from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
 
 
 def _store(db: Path, sessions: int = 150) -> None:
     with open_for_writing(db, kind="test") as session:
-        con = session.store.connection
-        scratch = duckdb.connect()
-        evidence.create_otel_traces_table(scratch)
-        evidence.insert_synthetic_spans(scratch, sessions=sessions, seed=11)
-        rows = scratch.sql("SELECT * FROM otel_traces").to_arrow_table()
-        scratch.close()
-        con.register("rows", rows)
-        columns = ", ".join(f'"{c}"' for c in rows.column_names)
-        con.execute(
-            f"INSERT INTO otel_traces ({columns}, ScopeAttributes, IngestId) "
-            f"SELECT {columns}, MAP {{}}, 0 FROM rows"
-        )
-        con.unregister("rows")
+        add_synthetic_spans(session.store.connection, sessions=sessions, seed=11)
         session.after_write()  # spans changed: closing refreshes and keeps the headline
 
 
