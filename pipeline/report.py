@@ -52,8 +52,10 @@ __all__ = [
     "collection_plan",
     "compute_intervals",
     "db_path",
+    "detector_quality_from_data",
     "detector_summary",
     "load_detector_quality",
+    "measure_detector_quality",
     "note_snapshot",
     "open_read_only",
     "parse_when",
@@ -204,6 +206,32 @@ def load_detector_quality(path: str | Path) -> dict[str, DetectorInfo] | None:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    return detector_quality_from_data(data)
+
+
+def measure_detector_quality() -> dict[str, DetectorInfo] | None:
+    """Measure the detector now on the corpus at hand (the shipped one outside the repo).
+
+    About a second; ``None`` when no corpus can be found. Reports use it when
+    no ``detector-quality.json`` was written, so quality is never missing
+    just because ``detector-eval`` was not run first.
+    """
+    from recurscope.instrumentation.analysis.evaluate import (
+        CorpusError,
+        default_corpus_dir,
+        default_reference_dir,
+        evaluate,
+    )
+
+    try:
+        measured = evaluate(default_corpus_dir(), default_reference_dir())
+    except CorpusError:
+        return None
+    return detector_quality_from_data(json.loads(measured.to_json()))
+
+
+def detector_quality_from_data(data: object) -> dict[str, DetectorInfo] | None:
+    """Detector precision/recall by metric from parsed ``detector-eval --json`` output."""
     if not isinstance(data, Mapping):
         return None
     scores = data.get("scores")
@@ -615,6 +643,8 @@ def build_report(
     role: str | None = None,
     prompt_version: str | None = None,
     detector_quality_path: str | Path | None = DEFAULT_DETECTOR_QUALITY,
+    detector_quality: Mapping[str, DetectorInfo] | None = None,
+    detector_quality_source: str | None = None,
     top_clusters: int = 10,
     database: str | None = None,
 ) -> Report:
@@ -636,9 +666,14 @@ def build_report(
         prompt_version=prompt_version,
         exploratory=exploratory,
     )
-    detector = (
-        load_detector_quality(detector_quality_path) if detector_quality_path is not None else None
-    )
+    if detector_quality is not None:
+        detector: Mapping[str, DetectorInfo] | None = detector_quality
+    else:
+        detector = (
+            load_detector_quality(detector_quality_path)
+            if detector_quality_path is not None
+            else None
+        )
     primary_names = [c.name for c in prereg.criteria]
     notes: list[str] = []
 
@@ -807,7 +842,11 @@ def build_report(
             notes=tuple(sampling_notes),
         ),
         detector_quality_source=(
-            str(detector_quality_path) if detector is not None and detector_quality_path else None
+            detector_quality_source
+            if detector_quality is not None
+            else str(detector_quality_path)
+            if detector is not None and detector_quality_path
+            else None
         ),
         notes=tuple(notes),
     )
@@ -1171,6 +1210,13 @@ def _run_report(args: argparse.Namespace) -> int:
         until = parse_when(args.until, end=True) if args.until else None
         # The one reader path (docs/concurrency.md): the live file, or the
         # latest snapshot while a writer holds it; never a lock error.
+        measured = None
+        if (
+            args.detector_quality == str(DEFAULT_DETECTOR_QUALITY)
+            and not Path(args.detector_quality).exists()
+        ):
+            # No detector-eval output here (e.g. an installed wheel): measure now.
+            measured = measure_detector_quality()
         with read_connection(db) as view:
             note_snapshot(view, "report")
             report = build_report(
@@ -1181,7 +1227,11 @@ def _run_report(args: argparse.Namespace) -> int:
                 service=args.service,
                 role=args.role,
                 prompt_version=args.prompt_version,
-                detector_quality_path=args.detector_quality,
+                detector_quality_path=args.detector_quality or None,
+                detector_quality=measured,
+                detector_quality_source="measured now on the labelled corpus"
+                if measured is not None
+                else None,
                 database=db,
             )
     except PipelineError as error:

@@ -34,6 +34,8 @@ __all__ = [
     "EvalReport",
     "Skipped",
     "add_command",
+    "default_corpus_dir",
+    "default_reference_dir",
     "evaluate",
     "format_markdown",
     "load_labels",
@@ -449,6 +451,15 @@ def format_markdown(report: EvalReport) -> str:
 # -- CLI ----------------------------------------------------------------------------
 
 
+def default_corpus_dir() -> str:
+    """``data/detector-corpus`` in the current folder, else the corpus shipped with the package."""
+    local = Path("data") / "detector-corpus"
+    if (local / "labels.json").exists():
+        return str(local)
+    shipped = Path(__file__).resolve().parents[2] / "data" / "detector-corpus"
+    return str(shipped) if (shipped / "labels.json").exists() else str(local)
+
+
 def default_reference_dir() -> str | None:
     """``$RECURSCOPE_REFERENCE_DIR``, else ``../shared/reference`` if it exists, else none."""
     env = os.environ.get(REFERENCE_ENV)
@@ -460,7 +471,7 @@ def default_reference_dir() -> str | None:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        report = evaluate(args.corpus, args.reference)
+        report = evaluate(args.corpus or default_corpus_dir(), args.reference)
     except CorpusError as exc:
         print(f"recurscope detector-eval: {exc}", file=sys.stderr)
         return 2
@@ -485,8 +496,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     parser.add_argument(
         "--corpus",
-        default="data/detector-corpus",
-        help="folder holding labels.json (default: %(default)s)",
+        default=None,
+        help="folder holding labels.json (default: data/detector-corpus here, else the "
+        "corpus shipped with recurscope)",
     )
     parser.add_argument(
         "--reference",
