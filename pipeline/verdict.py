@@ -171,6 +171,27 @@ def _number(section: Mapping[str, Any], key: str, where: str, kind: type = float
     return kind(value)
 
 
+REGISTERED_SUFFIX: Final = ".sha256"
+"""Beside ``preregistration.toml``: the SHA-256 of the content as registered."""
+
+
+def registered_sha256(file: Path) -> str | None:
+    """The hash recorded when ``file`` was registered (``<file>.sha256``), if any.
+
+    When it equals the file's own hash, the content is exactly what was
+    registered at ``registered_at``, so that is when it last changed — no
+    modification time or git history needed (an installed wheel or a fresh
+    clone sets every mtime to *now*). Written by
+    ``python tools/register_preregistration.py`` with each (amended) version.
+    """
+    try:
+        text = file.with_name(file.name + REGISTERED_SUFFIX).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    token = text.split()[0] if text.split() else ""
+    return token.lower() if len(token) == 64 else None
+
+
 def last_changed(file: Path) -> datetime:
     """When ``file``'s content last changed (UTC, naive).
 
@@ -276,11 +297,17 @@ def load_preregistration(path: str | Path) -> Preregistration:
                 f"{file} names no primary criterion for {primitive}; each primitive needs one."
             )
 
+    sha256 = hashlib.sha256(raw).hexdigest()
+    registered_at = _as_datetime(registration.get("registered_at"), "registered_at")
     return Preregistration(
         path=str(file),
-        sha256=hashlib.sha256(raw).hexdigest(),
-        modified_at=last_changed(file),
-        registered_at=_as_datetime(registration.get("registered_at"), "registered_at"),
+        sha256=sha256,
+        modified_at=(
+            registered_at
+            if registered_at is not None and registered_sha256(file) == sha256
+            else last_changed(file)
+        ),
+        registered_at=registered_at,
         alpha=alpha,
         correction=correction,
         rule=" ".join(str(decision.get("rule", "")).split()),

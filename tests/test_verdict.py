@@ -6,7 +6,7 @@ import hashlib
 import os
 import shutil
 import subprocess
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -345,3 +345,53 @@ def test_a_committed_preregistration_dates_from_its_commit_not_its_checkout(
     prereg.write_text("[registration]\n# edited\n")
     assert last_changed(prereg) > datetime(2026, 1, 2, 3, 4, 5)
     assert untracked > datetime(2026, 1, 2, 3, 4, 5)
+
+
+class TestRegisteredHash:
+    """The pre-registration is dated from registered_at while its content has the registered hash."""
+
+    def test_the_shipped_file_is_registered_as_it_is(self) -> None:
+        """Editing data/preregistration.toml without registering it again fails here."""
+        from recurscope.pipeline.verdict import default_preregistration_path, registered_sha256
+
+        path = default_preregistration_path()
+        assert registered_sha256(path) == hashlib.sha256(path.read_bytes()).hexdigest(), (
+            "data/preregistration.toml changed: amend it properly (new registered_at, "
+            "rationale) and run python tools/register_preregistration.py"
+        )
+
+    def test_a_fresh_mtime_does_not_flag_a_registered_file(self, tmp_path: Path) -> None:
+        """An install or clone sets mtime to now; the registered hash keeps registered_at."""
+        from recurscope.pipeline.verdict import (
+            check_integrity,
+            default_preregistration_path,
+            load_preregistration,
+        )
+
+        shipped = default_preregistration_path()
+        copy = tmp_path / "preregistration.toml"
+        copy.write_bytes(shipped.read_bytes())
+        sidecar = shipped.with_name(shipped.name + ".sha256")
+        (tmp_path / sidecar.name).write_bytes(sidecar.read_bytes())
+        prereg = load_preregistration(copy)
+        assert prereg.registered_at is not None
+        assert prereg.modified_at == prereg.registered_at
+        after = prereg.registered_at + timedelta(days=1)
+        assert not check_integrity(prereg, after).flagged
+
+    def test_an_edited_file_falls_back_to_its_modification_time(self, tmp_path: Path) -> None:
+        """Content that no longer has the registered hash is dated by the file itself."""
+        from recurscope.pipeline.verdict import (
+            check_integrity,
+            default_preregistration_path,
+            load_preregistration,
+        )
+
+        shipped = default_preregistration_path()
+        copy = tmp_path / "preregistration.toml"
+        copy.write_text(shipped.read_text().replace("threshold = 0.15", "threshold = 0.10"))
+        sidecar = shipped.with_name(shipped.name + ".sha256")
+        (tmp_path / sidecar.name).write_bytes(sidecar.read_bytes())
+        prereg = load_preregistration(copy)
+        assert prereg.registered_at is not None and prereg.modified_at > prereg.registered_at
+        assert check_integrity(prereg, prereg.registered_at + timedelta(minutes=1)).flagged
