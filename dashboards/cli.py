@@ -66,15 +66,8 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
-def dashboard_command(
-    db: str | os.PathLike[str],
-    *,
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
-    preregistration: str | None = None,
-    detector_quality: str | None = None,
-) -> list[str]:
-    """The ``streamlit run`` command line and settings that serve the dashboard."""
+def dashboard_command(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> list[str]:
+    """The ``streamlit run`` command line (the store and settings go in the environment)."""
     return [
         sys.executable,
         "-m",
@@ -165,7 +158,7 @@ def serve_dashboard(
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if main_thread else None
     process = subprocess.Popen(
-        dashboard_command(db, host=host, port=port),
+        dashboard_command(host=host, port=port),
         env=_environment(db, preregistration, detector_quality),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -268,18 +261,20 @@ def _remove_store(db: Path) -> None:
 
 
 def _detector_quality(out: Path) -> Path | None:
-    """Measure the detector on the labelled corpus when it is at hand; ``None`` otherwise."""
-    from recurscope.instrumentation.analysis import evaluate as detector_eval
+    """Measure the detector on the labelled corpus at hand (``detector-eval``'s own defaults)."""
+    from recurscope.instrumentation.analysis.evaluate import (
+        CorpusError,
+        default_corpus_dir,
+        default_reference_dir,
+        evaluate,
+    )
 
-    for corpus in (
-        Path("data") / "detector-corpus",
-        Path(__file__).parents[1] / "data" / "detector-corpus",
-    ):
-        if (corpus / "labels.json").exists():
-            report = detector_eval.evaluate(corpus, None)
-            out.write_text(report.to_json() + "\n", encoding="utf-8")
-            return out
-    return None
+    try:
+        report = evaluate(default_corpus_dir(), default_reference_dir())
+    except CorpusError:
+        return None
+    out.write_text(report.to_json() + "\n", encoding="utf-8")
+    return out
 
 
 def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 160) -> DemoStore:

@@ -293,22 +293,19 @@ def _group_filter(
     return dataclasses.replace(base, predicates=predicates, exploratory=True)
 
 
-def _sessions_starting_before(
+def _split_sessions(
     con: duckdb.DuckDBPyConnection, base: EvidenceFilter, split: datetime, s_value: int
-) -> list[str]:
+) -> tuple[list[str], int]:
+    """Sessions whose first span is before ``split``, and all sessions in ``base``."""
     with EvidenceView(con, base, min_other_sessions=s_value) as view:
-        return [
+        before = [
             str(row[0])
             for row in view.query(
                 f"SELECT session_id FROM sessions WHERE first_span_at < {sql_literal(split)} "
                 "ORDER BY session_id"
             )
         ]
-
-
-def _session_count(con: duckdb.DuckDBPyConnection, base: EvidenceFilter, s_value: int) -> int:
-    with EvidenceView(con, base, min_other_sessions=s_value) as view:
-        return int(view.query("SELECT count(*) FROM sessions")[0][0])
+        return before, int(view.query("SELECT count(*) FROM sessions")[0][0])
 
 
 def _aligned(matrix: SessionMatrix, sessions: Sequence[str], criterion: str) -> tuple[Any, Any]:
@@ -366,8 +363,7 @@ def compare(
         others: list[str] = []
         # Each session belongs to one side, by its first span: a session
         # running across the split is not compared with itself.
-        on_sessions = _sessions_starting_before(con, base, split_date, prereg.min_other_sessions)
-        total = _session_count(con, base, prereg.min_other_sessions)
+        on_sessions, total = _split_sessions(con, base, split_date, prereg.min_other_sessions)
         group_sizes = {"before": len(on_sessions), "after": total - len(on_sessions)}
         empty = [g for g in ("before", "after") if group_sizes[g] == 0]
         if empty:
