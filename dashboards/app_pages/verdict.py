@@ -33,10 +33,11 @@ def criteria_frame(rows: tuple[CriterionRow, ...]) -> pl.DataFrame:
             "upper": [r.upper for r in rows],
             "threshold": [r.threshold for r in rows],
             "position": [r.side.replace("_", " ") for r in rows],
+            # Detector quality next to the estimate it qualifies, before the counts.
+            "detector": [detector_text(r) for r in rows],
             "sessions": [r.sessions for r in rows],
             "numerator": [r.numerator for r in rows],
             "denominator": [r.denominator for r in rows],
-            "detector": [detector_text(r) for r in rows],
             "definition": [r.definition for r in rows],
         },
         schema_overrides={
