@@ -98,9 +98,13 @@ def dashboard_command(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> 
 
 
 def _environment(
-    db: str | os.PathLike[str], preregistration: str | None, detector_quality: str | None
+    db: str | os.PathLike[str],
+    preregistration: str | None,
+    detector_quality: str | None,
+    include_simulated: bool = False,
 ) -> dict[str, str]:
     env = dict(os.environ)
+    env["RECURSCOPE_INCLUDE_SIMULATED"] = "1" if include_simulated else ""
     env["RECURSCOPE_DB"] = str(Path(db).resolve())
     if preregistration:
         env["RECURSCOPE_PREREG"] = str(Path(preregistration).resolve())
@@ -137,8 +141,13 @@ def serve_dashboard(
     open_browser: bool = True,
     preregistration: str | None = None,
     detector_quality: str | None = None,
+    include_simulated: bool = False,
 ) -> int:
-    """Serve the dashboard until interrupted; returns the exit code."""
+    """Serve the dashboard until interrupted; returns the exit code.
+
+    ``include_simulated`` turns the sidebar's "Include simulated spans" on at
+    first (the demo does: its spans are all simulated).
+    """
     try:
         import streamlit  # noqa: F401
     except ImportError as error:
@@ -159,7 +168,7 @@ def serve_dashboard(
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if main_thread else None
     process = subprocess.Popen(
         dashboard_command(host=host, port=port),
-        env=_environment(db, preregistration, detector_quality),
+        env=_environment(db, preregistration, detector_quality, include_simulated),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -345,6 +354,7 @@ def _run_dashboard(args: argparse.Namespace) -> int:
             open_browser=not args.no_browser,
             preregistration=args.prereg,
             detector_quality=args.detector_quality,
+            include_simulated=args.include_simulated,
         )
     except (PipelineError, DashboardError) as error:
         print(f"recurscope dashboard: {error}", file=sys.stderr)
@@ -362,7 +372,10 @@ def _run_demo(args: argparse.Namespace) -> int:
             flush=True,
         )
         quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
-        print(f"  verdict as Markdown: recurscope report --db {db}{quality}", flush=True)
+        print(
+            f"  verdict as Markdown: recurscope report --db {db}{quality} --include-simulated",
+            flush=True,
+        )
         if args.prepare_only:
             return 0
         return serve_dashboard(
@@ -371,6 +384,7 @@ def _run_demo(args: argparse.Namespace) -> int:
             port=args.port,
             open_browser=not args.no_browser,
             detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
+            include_simulated=True,
         )
     except (PipelineError, DashboardError) as error:
         print(f"recurscope demo: {error}", file=sys.stderr)
@@ -402,6 +416,12 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--detector-quality",
         default=None,
         help="detector precision/recall JSON (default: data/detector-quality.json)",
+    )
+    dashboard.add_argument(
+        "--include-simulated",
+        action="store_true",
+        help="start with simulated and replayed spans included (a sidebar toggle; off: "
+        "observed spans only, like `recurscope report`)",
     )
     _add_server_arguments(dashboard)
     dashboard.set_defaults(func=_run_dashboard)

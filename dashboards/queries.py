@@ -90,6 +90,10 @@ class Filters:
     service: str | None = None
     role: str | None = None
     prompt_version: str | None = None
+    include_simulated: bool = False
+    """Use simulated and replayed spans too (the report's ``--include-simulated``)."""
+    observed_only: bool = False
+    """Keep observed spans only: set when the store holds others and they are not included."""
 
     @property
     def active(self) -> bool:
@@ -116,6 +120,7 @@ class Filters:
             role=self.role,
             prompt_version=self.prompt_version,
             exploratory=self.active,
+            origins=("observed",) if self.observed_only and not self.include_simulated else None,
         )
 
     def where(self, table: str) -> str:
@@ -303,6 +308,7 @@ def verdict_data(
         prompt_version=flt.prompt_version,
         detector_quality_path=detector_quality,
         database=database,
+        include_simulated=flt.include_simulated,
     )
 
 
@@ -359,6 +365,7 @@ def compare_data(
         service=flt.service,
         role=flt.role,
         prompt_version=flt.prompt_version,
+        include_simulated=flt.include_simulated,
     )
 
 

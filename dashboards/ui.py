@@ -36,6 +36,7 @@ from .queries import Filters, StoreOverview
 __all__ = [
     "ALL",
     "ENV_DETECTOR_QUALITY",
+    "ENV_INCLUDE_SIMULATED",
     "ENV_PREREG",
     "PageContext",
     "Settings",
@@ -48,6 +49,8 @@ __all__ = [
 
 ENV_PREREG: Final = "RECURSCOPE_PREREG"
 ENV_DETECTOR_QUALITY: Final = "RECURSCOPE_DETECTOR_QUALITY"
+ENV_INCLUDE_SIMULATED: Final = "RECURSCOPE_INCLUDE_SIMULATED"
+"""``1`` turns "Include simulated spans" on at first (``recurscope demo`` does)."""
 ALL: Final = "(all)"
 """The filter choice that keeps every value."""
 
@@ -61,6 +64,7 @@ class Settings:
     db: str
     preregistration: str
     detector_quality: str | None
+    include_simulated: bool = False
 
 
 def settings() -> Settings:
@@ -72,6 +76,7 @@ def settings() -> Settings:
         db=str(resolve_db_path(None)),
         preregistration=os.environ.get(ENV_PREREG) or str(default_preregistration_path()),
         detector_quality=quality or None,
+        include_simulated=os.environ.get(ENV_INCLUDE_SIMULATED, "").lower() in ("1", "true", "yes"),
     )
 
 
@@ -139,10 +144,10 @@ def page(title: str, description: str) -> Iterator[PageContext]:
         with read_connection(config.db) as view:
             key = _data_key(view)
             overview: StoreOverview = _cached_call("store_overview", key, (), view)
-            _banners(overview, view)
+            flt = current_filters(overview)
+            _banners(overview, view, flt)
             if overview.state != "ready":
                 _empty_store(config, overview)
-            flt = current_filters(overview)
             if flt.active:
                 st.info(
                     f"**Exploratory view** — filtered to {escape(flt.describe())}. Only the "
@@ -162,9 +167,16 @@ def page(title: str, description: str) -> Iterator[PageContext]:
         st.stop()
 
 
-def _banners(overview: StoreOverview, view: ReadView) -> None:
-    if overview.origin_note:
+def _banners(overview: StoreOverview, view: ReadView, flt: Filters) -> None:
+    if overview.origin_note and flt.include_simulated:
         st.warning(f"**Simulated data.** {overview.origin_note}", icon=":material/science:")
+    elif overview.non_observed_spans:
+        st.info(
+            f"**Observed spans only.** The store also holds {overview.non_observed_spans:,} "
+            "simulated or replayed spans (`recurscope.origin`), left out of every page. Turn on "
+            "*Include simulated spans* in the sidebar to see them, as a demonstration.",
+            icon=":material/science:",
+        )
     if overview.stale_spans:
         st.caption(
             f":material/update: {overview.stale_spans:,} recurscope spans arrived after the last "
@@ -212,6 +224,7 @@ _FILTER_KEYS: Final = {
     "prompt_version": "filter_prompt_version",
 }
 _DATES_KEY: Final = "filter_dates"
+_SIMULATED_KEY: Final = "filter_include_simulated"
 
 
 def render_filters(overview: StoreOverview) -> None:
@@ -234,6 +247,15 @@ def render_filters(overview: StoreOverview) -> None:
             ("prompt_version", "Prompt version", overview.prompt_versions),
         ):
             st.selectbox(label, (ALL, *options), key=_FILTER_KEYS[field])
+        if overview.non_observed_spans:
+            st.session_state.setdefault(_SIMULATED_KEY, settings().include_simulated)
+            st.toggle(
+                "Include simulated spans",
+                key=_SIMULATED_KEY,
+                help="Simulated and replayed spans (recurscope.origin) are left out unless this "
+                "is on, like `recurscope report --include-simulated`; with it on, everything is "
+                "a demonstration.",
+            )
         if st.button("Clear filters", width="stretch"):
             for key in (*_FILTER_KEYS.values(), _DATES_KEY):
                 st.session_state.pop(key, None)
@@ -259,7 +281,14 @@ def current_filters(overview: StoreOverview) -> Filters:
             start = first
         if isinstance(last, date) and last != overview.last_day:
             end = last
-    return Filters(start=start, end=end, **chosen)
+    include = bool(state.get(_SIMULATED_KEY, settings().include_simulated))
+    return Filters(
+        start=start,
+        end=end,
+        **chosen,
+        include_simulated=include and overview.non_observed_spans > 0,
+        observed_only=overview.non_observed_spans > 0 and not include,
+    )
 
 
 # ---------------------------------------------------------------------------

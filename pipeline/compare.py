@@ -30,7 +30,7 @@ import numpy as np
 
 from .access import read_connection
 from .errors import PipelineError
-from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, sql_literal
+from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, origin_counts, sql_literal
 from .report import (
     add_common_arguments,
     db_path,
@@ -335,6 +335,7 @@ def compare(
     role: str | None = None,
     prompt_version: str | None = None,
     confidence: float = 0.95,
+    include_simulated: bool = False,
 ) -> Comparison:
     """Compare two groups on every criterion their rows can differ on.
 
@@ -342,9 +343,11 @@ def compare(
     as ``recurscope.trim.compaction.used``); ``groups`` picks the two values
     (default: the two with most sessions). With ``split_date`` the groups are
     ``before`` and ``after`` that instant, on every table, and ``by`` is only
-    a label. Resamples and seed come from the pre-registration.
+    a label. Resamples and seed come from the pre-registration. Like the
+    report, only observed spans count unless ``include_simulated``.
     """
     prereg = load_preregistration(preregistration_path or default_preregistration_path())
+    non_observed = {o: n for o, n in origin_counts(con).items() if o != "observed"}
     base = EvidenceFilter(
         since=since,
         until=until,
@@ -352,8 +355,17 @@ def compare(
         role=role,
         prompt_version=prompt_version,
         exploratory=True,
+        origins=None if include_simulated or not non_observed else ("observed",),
     )
     notes: list[str] = []
+    if non_observed:
+        kinds = ", ".join(f"{n:,} {o}" for o, n in sorted(non_observed.items()))
+        notes.append(
+            f"Includes {kinds} spans (recurscope.origin): a demonstration, not observed evidence."
+            if include_simulated
+            else f"Observed spans only: the store also holds {kinds} spans, left out "
+            "(--include-simulated adds them)."
+        )
     if split_date is not None:
         dimension = Dimension("date", "started_at", _SPAN_TABLES)
         label = f"date split at {split_date.isoformat(sep=' ')}"
@@ -501,6 +513,7 @@ def _run_compare(args: argparse.Namespace) -> int:
                 service=args.service,
                 role=args.role,
                 prompt_version=args.prompt_version,
+                include_simulated=args.include_simulated,
             )
     except PipelineError as error:
         print(f"recurscope compare: {error}", file=sys.stderr)

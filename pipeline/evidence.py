@@ -67,6 +67,7 @@ __all__ = [
     "insert_synthetic_spans",
     "install_dialect",
     "models_version",
+    "origin_counts",
     "refresh",
     "run_audits",
     "sql_literal",
@@ -1031,6 +1032,8 @@ class EvidenceFilter:
     (``calls``, ``delegations``, ``trims``, ``boundary_shifts``), with values
     inlined through :func:`sql_literal`; comparisons use it to select a group.
     ``exploratory`` is false only for the pre-registered window itself.
+    ``origins`` keeps rows whose ``recurscope.origin`` is one of these
+    (``("observed",)`` for the headline of a store holding simulated spans).
     """
 
     since: datetime | None = None
@@ -1040,6 +1043,8 @@ class EvidenceFilter:
     prompt_version: str | None = None
     predicates: Mapping[str, str] = field(default_factory=dict)
     exploratory: bool = False
+    origins: tuple[str, ...] | None = None
+    """Keep rows of these ``recurscope.origin`` values only (``None``: every origin)."""
 
     def describe(self) -> str:
         """A one-line description of the narrowing ('' when none)."""
@@ -1054,6 +1059,8 @@ class EvidenceFilter:
             parts.append(f"role = {self.role}")
         if self.prompt_version is not None:
             parts.append(f"prompt version = {self.prompt_version}")
+        if self.origins is not None:
+            parts.append(f"origin = {' or '.join(self.origins) or 'none'}")
         return ", ".join(parts)
 
     def condition(self, table: str) -> str:
@@ -1069,6 +1076,9 @@ class EvidenceFilter:
             clauses.append(f"role = {sql_literal(self.role)}")
         if self.prompt_version is not None:
             clauses.append(f"prompt_version = {sql_literal(self.prompt_version)}")
+        if self.origins is not None:
+            values = ", ".join(sql_literal(o) for o in self.origins)
+            clauses.append(f"origin IN ({values})" if values else "FALSE")
         extra = self.predicates.get(table)
         if extra:
             clauses.append(f"({extra})")
@@ -1092,6 +1102,64 @@ class SessionMatrix:
         """Numerators and denominators of one criterion."""
         j = self.criteria.index(criterion)
         return self.numerators[:, j], self.denominators[:, j]
+
+
+def _stale_reason(cur: duckdb.DuckDBPyConnection, target: _Target) -> str:
+    """'' when the stored span tables can be used, else why not."""
+    existing = target.tables()
+    has_spans = "otel_traces" in existing
+    has_models = existing.issuperset(SPAN_MODELS)
+    if not has_spans:
+        if has_models:
+            return ""  # evidence copied without raw spans: use it as it is
+        raise PipelineError(
+            "The database has neither otel_traces nor evidence tables: ingest spans "
+            "first (recurscope ingest FILE)."
+        )
+    if not has_models or REFRESH_LOG not in existing:
+        return "the evidence tables have not been built yet"
+    row = _first(
+        cur.execute(
+            f"SELECT spans_total, models_version FROM {target.q(REFRESH_LOG)} "
+            "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
+        ).fetchall()
+    )
+    if row is None:
+        return "the evidence tables have not been built yet"
+    if str(row[1]) != models_version():
+        return "the evidence tables were built by other SQL"
+    total = _scalar_int(
+        cur,
+        f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
+    )
+    if total != int(row[0]):
+        return f"{total - int(row[0]):+,d} recurscope spans since the last refresh"
+    return ""
+
+
+def origin_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Recurscope spans per ``recurscope.origin`` (absent = ``observed``) in the store.
+
+    Cheap when the stored evidence is current (it reads ``session_activity``);
+    otherwise it counts the raw spans, which a stale store's readers do anyway.
+    """
+    cur = con.cursor()
+    try:
+        install_dialect(cur)
+        target = _Target.of(cur)
+        if "otel_traces" in target.tables() and _stale_reason(cur, target):
+            rows = cur.execute(
+                "SELECT coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed'), "
+                f"count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST}) "
+                "GROUP BY 1"
+            ).fetchall()
+        else:
+            rows = cur.execute(
+                f"SELECT origin, sum(spans) FROM {target.q('session_activity')} GROUP BY 1"
+            ).fetchall()
+        return {str(origin): int(spans) for origin, spans in rows if spans}
+    finally:
+        cur.close()
 
 
 class EvidenceView:
@@ -1145,36 +1213,7 @@ class EvidenceView:
 
     def _stored_tables_stale(self) -> str:
         """'' when the stored span tables can be used, else why not."""
-        target = self._target
-        existing = target.tables()
-        has_spans = "otel_traces" in existing
-        has_models = existing.issuperset(SPAN_MODELS)
-        if not has_spans:
-            if has_models:
-                return ""  # evidence copied without raw spans: use it as it is
-            raise PipelineError(
-                "The database has neither otel_traces nor evidence tables: ingest spans "
-                "first (recurscope ingest FILE)."
-            )
-        if not has_models or REFRESH_LOG not in existing:
-            return "the evidence tables have not been built yet"
-        row = _first(
-            self._cur.execute(
-                f"SELECT spans_total, models_version FROM {target.q(REFRESH_LOG)} "
-                "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
-            ).fetchall()
-        )
-        if row is None:
-            return "the evidence tables have not been built yet"
-        if str(row[1]) != models_version():
-            return "the evidence tables were built by other SQL"
-        total = _scalar_int(
-            self._cur,
-            f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
-        )
-        if total != int(row[0]):
-            return f"{total - int(row[0]):+,d} recurscope spans since the last refresh"
-        return ""
+        return _stale_reason(self._cur, self._target)
 
     def _build(self) -> None:
         cur, target, flt = self._cur, self._target, self.filter

@@ -41,7 +41,7 @@ __all__ = [
 HEADLINE_TABLE: Final = "headline_intervals"
 """One row per criterion: the headline's interval and the key it is valid for."""
 
-HEADLINE_VERSION: Final = 1
+HEADLINE_VERSION: Final = 2
 """Bumped whenever the way intervals are computed changes (method, estimator)."""
 
 _log = logging.getLogger(__name__)
@@ -97,6 +97,7 @@ def load_headline_intervals(
             sessions=int(row["sessions"]),
             sessions_total=int(row["sessions_total"]),
             resamples=int(row["resamples"]),
+            method=prereg.interval,  # the key holds the file's hash, and so its method
         )
         for row in rows
     }

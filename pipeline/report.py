@@ -26,7 +26,7 @@ import duckdb
 
 from .access import read_connection
 from .errors import PipelineError
-from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, first_span_at
+from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, first_span_at, origin_counts
 from .headline import load_headline_intervals
 from .stats import Interval, exact_interval, session_intervals
 from .verdict import (
@@ -347,6 +347,20 @@ class ScopeInfo:
     window_start: str | None
     window_end: str | None
     prompt_version: str | None = None
+    include_simulated: bool = False
+    """Simulated and replayed spans were asked for (``--include-simulated``)."""
+    excluded_spans: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Spans per non-observed origin the store holds and this report left out."""
+
+
+@dataclass(frozen=True, slots=True)
+class AmendmentInfo:
+    """An amendment of the pre-registration, as every report shows it."""
+
+    version: int
+    registered_at: str | None
+    changes: str
+    rationale: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,6 +383,9 @@ class PreregistrationInfo:
     seed: int
     min_other_sessions: int
     rule: str
+    interval: str = "percentile"
+    version: int = 1
+    amendments: tuple[AmendmentInfo, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,6 +510,9 @@ def _from_plain(hint: Any, value: Any) -> Any:
             **{
                 f.name: _from_plain(hints[f.name], value.get(f.name))
                 for f in dataclasses.fields(hint)
+                # A report written before a field existed keeps the field's default.
+                if f.name in value
+                or (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
             }
         )
     if hint is float and isinstance(value, int):
@@ -630,7 +650,16 @@ def compute_intervals(prereg: Preregistration, matrix: SessionMatrix) -> dict[st
         confidence,
         resamples=prereg.resamples,
         seed=prereg.seed,
+        method=prereg.interval,
     )
+
+
+INTERVAL_NAMES: Final = {
+    "percentile": "percentile",
+    "bca": "bias-corrected and accelerated (BCa)",
+    "studentized": "studentized (bootstrap-t)",
+}
+"""How the report names each ``[bootstrap] interval`` method."""
 
 
 def build_report(
@@ -647,8 +676,13 @@ def build_report(
     detector_quality_source: str | None = None,
     top_clusters: int = 10,
     database: str | None = None,
+    include_simulated: bool = False,
 ) -> Report:
     """The verdict report for the pre-registered window, or an exploratory view of it.
+
+    The evidence is observed spans only unless ``include_simulated``: a store
+    that also holds simulated or replayed spans (``recurscope.origin``) gets
+    a verdict on its observed spans, and the report says what it left out.
 
     Any of ``since``/``until``/``service``/``role``/``prompt_version`` makes the view
     *exploratory*: verdicts are still computed, but labelled as such; only
@@ -658,6 +692,7 @@ def build_report(
     prereg = load_preregistration(preregistration_path)
     exploratory = any(v is not None for v in (since, until, service, role, prompt_version))
     window_start, window_end = prereg.window.start, prereg.window.end
+    non_observed = {o: n for o, n in origin_counts(con).items() if o != "observed"}
     evidence_filter = EvidenceFilter(
         since=_later(window_start, since),
         until=_earlier(window_end, until),
@@ -665,6 +700,7 @@ def build_report(
         role=role,
         prompt_version=prompt_version,
         exploratory=exploratory,
+        origins=None if include_simulated or not non_observed else ("observed",),
     )
     if detector_quality is not None:
         detector: Mapping[str, DetectorInfo] | None = detector_quality
@@ -785,6 +821,8 @@ def build_report(
             window_start=_iso(window_start),
             prompt_version=prompt_version,
             window_end=_iso(window_end),
+            include_simulated=include_simulated,
+            excluded_spans={} if include_simulated else dict(sorted(non_observed.items())),
         ),
         preregistration=PreregistrationInfo(
             path=prereg.path,
@@ -803,6 +841,17 @@ def build_report(
             seed=prereg.seed,
             min_other_sessions=prereg.min_other_sessions,
             rule=prereg.rule,
+            interval=prereg.interval,
+            version=prereg.version,
+            amendments=tuple(
+                AmendmentInfo(
+                    version=a.version,
+                    registered_at=_iso(a.registered_at),
+                    changes=a.changes,
+                    rationale=a.rationale,
+                )
+                for a in prereg.amendments
+            ),
         ),
         window=WindowInfo(
             sessions=window.sessions,
@@ -977,20 +1026,43 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def excluded_note(excluded: Mapping[str, int]) -> str:
+    """What a report on observed spans left out, and how to include it."""
+    kinds = ", ".join(f"{n:,} {origin}" for origin, n in sorted(excluded.items()))
+    return (
+        f"this store also holds {kinds} spans (`recurscope.origin`), left out of this "
+        "verdict. `--include-simulated` computes it with them, as a demonstration."
+    )
+
+
 def _render_markdown(report: Report) -> str:
     pre = report.preregistration
     lines: list[str] = []
     title = "recurscope verdict"
     if report.scope.exploratory:
         title += " (exploratory view)"
+    if report.scope.include_simulated and report.window.origin_note:
+        title += " — including simulated spans (a demonstration)"
     lines += [f"# {title}", ""]
     scope = report.scope.description
     lines.append(
         f"Generated {report.generated_at} from {report.database or 'the evidence database'}; "
         f"scope: {scope}. Pre-registration `{pre.path}`, SHA-256 `{pre.sha256}`."
     )
+    if pre.amendments:
+        amended = "; ".join(
+            f"v{a.version} ({(a.registered_at or 'undated')[:10]}): {a.changes}"
+            for a in pre.amendments
+        )
+        lines += [
+            "",
+            f"> **Amended pre-registration (version {pre.version}):** {_cell(amended)}. "
+            "Rationale under Method.",
+        ]
     if report.window.origin_note:
         lines += ["", f"> **Not observed evidence:** {report.window.origin_note}"]
+    if report.scope.excluded_spans:
+        lines += ["", f"> **Observed spans only:** {excluded_note(report.scope.excluded_spans)}"]
     if report.scope.exploratory:
         lines += [
             "",
@@ -1113,13 +1185,19 @@ def _render_markdown(report: Report) -> str:
         "of per-session sums (sum of numerators / sum of denominators), never a mean of "
         "per-session ratios and never an interval over calls.",
         f"- Intervals: session-level bootstrap, {pre.resamples:,} resamples of sessions with "
-        f"replacement, seed {pre.seed}, percentile intervals.",
+        f"replacement, seed {pre.seed}, {INTERVAL_NAMES.get(pre.interval, pre.interval)} "
+        "intervals (coverage measured in docs/verdict.md).",
         f"- Multiple comparisons: Bonferroni over all {pre.comparisons} primary criteria of "
         f"both primitives (alpha {pre.alpha:g}, each interval at {pre.adjusted_confidence:.2%}).",
         f"- Decision rule: {pre.rule}",
         f"- Pre-registration: `{pre.path}`, SHA-256 `{pre.sha256}`, registered "
-        f"{pre.registered_at or 'unknown'}, window first span "
+        f"{pre.registered_at or 'unknown'} (version {pre.version}), window first span "
         f"{pre.window_first_span_at or '–'}: {integrity}.",
+        *(
+            f"- **Amendment {a.version}** ({a.registered_at or 'undated'}): {a.changes}. "
+            f"Why: {a.rationale}"
+            for a in pre.amendments
+        ),
         "- Further sessions for an undecided criterion assume the estimate holds and the "
         "interval narrows like 1/sqrt(n) (docs/verdict.md).",
     ]
@@ -1191,6 +1269,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prompt-version", default=None, help="exploratory: spans of one prompt version"
     )
+    parser.add_argument(
+        "--include-simulated",
+        action="store_true",
+        help="also use simulated and replayed spans (recurscope.origin); the output says so. "
+        "Without it only observed spans count",
+    )
 
 
 def write_output(text: str, out: str | None) -> None:
@@ -1233,6 +1317,7 @@ def _run_report(args: argparse.Namespace) -> int:
                 if measured is not None
                 else None,
                 database=db,
+                include_simulated=args.include_simulated,
             )
     except PipelineError as error:
         print(f"recurscope report: {error}", file=sys.stderr)

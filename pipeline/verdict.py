@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from .errors import PipelineError
-from .stats import Interval, further_sessions
+from .stats import INTERVAL_METHODS, Interval, further_sessions
 
 __all__ = [
     "DEFAULT_PREREGISTRATION",
     "PRIMITIVES",
+    "Amendment",
     "CriterionDecision",
     "CriterionSpec",
     "IntegrityCheck",
@@ -73,6 +74,16 @@ class CriterionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Amendment:
+    """One amendment of the pre-registration: the version it made, when, what and why."""
+
+    version: int
+    registered_at: datetime | None
+    changes: str
+    rationale: str
+
+
+@dataclass(frozen=True, slots=True)
 class WindowSpec:
     """The evidence window: spans in ``[start, end)`` (``None`` = unbounded) and its gates."""
 
@@ -108,6 +119,8 @@ class Preregistration:
     min_other_sessions: int
     boilerplate_rationale: str
     criteria: tuple[CriterionSpec, ...]
+    version: int = 1
+    amendments: tuple[Amendment, ...] = ()
 
     @property
     def comparisons(self) -> int:
@@ -262,8 +275,17 @@ def load_preregistration(path: str | Path) -> Preregistration:
     if resamples < 100:
         raise PreregistrationError("[bootstrap] resamples must be at least 100.")
     interval = str(bootstrap.get("interval", "percentile"))
-    if interval != "percentile":
-        raise PreregistrationError("[bootstrap] interval: only 'percentile' is implemented.")
+    if interval not in INTERVAL_METHODS:
+        raise PreregistrationError(
+            f"[bootstrap] interval must be one of {', '.join(INTERVAL_METHODS)}, "
+            f"got {interval!r} (docs/verdict.md, 'Coverage')."
+        )
+    version = registration.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise PreregistrationError(
+            f"[registration] version must be a positive integer, got {version!r}."
+        )
+    amendments = _amendments(data.get("amendments", []), version, file)
 
     criteria: list[CriterionSpec] = []
     for name, spec in criteria_table.items():
@@ -327,7 +349,48 @@ def load_preregistration(path: str | Path) -> Preregistration:
         min_other_sessions=_number(boilerplate, "min_other_sessions", "boilerplate", int),
         boilerplate_rationale=" ".join(str(boilerplate.get("rationale", "")).split()),
         criteria=tuple(criteria),
+        version=version,
+        amendments=amendments,
     )
+
+
+def _amendments(entries: object, version: int, file: Path) -> tuple[Amendment, ...]:
+    """``[[amendments]]``: one per version after the first, each with changes and rationale."""
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise PreregistrationError(
+            f"{file}: [[amendments]] must be an array of tables (version, registered_at, "
+            "changes, rationale)."
+        )
+    result = []
+    for entry in entries:
+        number = entry.get("version")
+        where = f"[[amendments]] version {number!r}"
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 < number <= version:
+            raise PreregistrationError(
+                f"{where}: version must be an integer from 2 to the file's version ({version})."
+            )
+        changes = " ".join(str(entry.get("changes", "")).split())
+        rationale = " ".join(str(entry.get("rationale", "")).split())
+        if not changes or not rationale:
+            raise PreregistrationError(
+                f"{where} needs both 'changes' and 'rationale': an amendment without its "
+                "reason cannot be reviewed."
+            )
+        result.append(
+            Amendment(
+                version=number,
+                registered_at=_as_datetime(entry.get("registered_at"), f"{where} registered_at"),
+                changes=changes,
+                rationale=rationale,
+            )
+        )
+    numbers = sorted(a.version for a in result)
+    if numbers != list(range(2, version + 1)):
+        raise PreregistrationError(
+            f"{file} is version {version}: it needs one [[amendments]] entry for each of "
+            f"versions 2..{version}, found {numbers or 'none'}."
+        )
+    return tuple(sorted(result, key=lambda a: a.version))
 
 
 # ---------------------------------------------------------------------------

@@ -45,7 +45,9 @@ def spans_db() -> Iterator[duckdb.DuckDBPyConnection]:
 
 @pytest.fixture(scope="module")
 def headline(spans_db: duckdb.DuckDBPyConnection, prereg_path: Path) -> report.Report:
-    return report.build_report(spans_db, prereg_path, detector_quality_path=None)
+    return report.build_report(
+        spans_db, prereg_path, detector_quality_path=None, include_simulated=True
+    )
 
 
 class TestBuildReport:
@@ -160,7 +162,9 @@ class TestBuildReport:
                 }
             )
         )
-        result = report.build_report(spans_db, prereg_path, detector_quality_path=quality)
+        result = report.build_report(
+            spans_db, prereg_path, detector_quality_path=quality, include_simulated=True
+        )
         rows = {r.name: r for r in (*result.primary, *result.descriptive)}
         assert rows["contextview_shaped_share"].detector == report.DetectorInfo(
             "contextview_shaped", 0.91, 0.88, None
@@ -204,7 +208,9 @@ class TestBuildReport:
         self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path, headline: report.Report
     ) -> None:
         """The same data and pre-registration give the same intervals to the last digit."""
-        again = report.build_report(spans_db, prereg_path, detector_quality_path=None)
+        again = report.build_report(
+            spans_db, prereg_path, detector_quality_path=None, include_simulated=True
+        )
         assert again.primary == headline.primary and again.descriptive == headline.descriptive
 
 
@@ -214,7 +220,11 @@ class TestViewsAndFlags:
     ) -> None:
         """--role narrows the data, so the verdicts are marked as not the headline."""
         result = report.build_report(
-            spans_db, prereg_path, role="planner", detector_quality_path=None
+            spans_db,
+            prereg_path,
+            role="planner",
+            detector_quality_path=None,
+            include_simulated=True,
         )
         assert result.scope.exploratory and result.scope.role == "planner"
         assert all("exploratory" in " ".join(v.caveats) for v in result.verdicts)
@@ -225,7 +235,11 @@ class TestViewsAndFlags:
     ) -> None:
         """One day of data fails the days gate whatever the estimates are."""
         result = report.build_report(
-            spans_db, prereg_path, until=datetime(2026, 12, 2), detector_quality_path=None
+            spans_db,
+            prereg_path,
+            until=datetime(2026, 12, 2),
+            detector_quality_path=None,
+            include_simulated=True,
         )
         assert not result.window.met
         assert all(v.outcome == "insufficient_evidence" for v in result.verdicts)
@@ -239,7 +253,9 @@ class TestViewsAndFlags:
         evidence.create_otel_traces_table(con)
         evidence.insert_synthetic_spans(con, sessions=20, seed=1, start=datetime(2026, 3, 2))
         evidence.refresh(con)
-        result = report.build_report(con, prereg_path, detector_quality_path=None)
+        result = report.build_report(
+            con, prereg_path, detector_quality_path=None, include_simulated=True
+        )
         assert result.preregistration.registered_after_start
         assert "**flagged**" in result.to_markdown()
         assert all("pre-registration" in " ".join(v.caveats) for v in result.verdicts)
@@ -261,7 +277,9 @@ class TestViewsAndFlags:
             ],
         )
         evidence.refresh(con)
-        result = report.build_report(con, prereg_path, detector_quality_path=None)
+        result = report.build_report(
+            con, prereg_path, detector_quality_path=None, include_simulated=True
+        )
         assert result.sampling.sampled and result.sampling.min_probability == 0.1
         assert all("sampled" in " ".join(v.caveats) for v in result.verdicts)
         assert "head-sampling" in result.to_markdown()
@@ -275,7 +293,9 @@ class TestViewsAndFlags:
         evidence.refresh(con)
         con.close()
         reader = duckdb.connect(path, read_only=True)
-        result = report.build_report(reader, prereg_path, detector_quality_path=None)
+        result = report.build_report(
+            reader, prereg_path, detector_quality_path=None, include_simulated=True
+        )
         assert result.window.sessions == 30
 
     def test_dates_parse_with_inclusive_until_days(self) -> None:
@@ -296,6 +316,7 @@ class TestCompare:
             "recurscope.prompt.version",
             groups=("tool-builder-v7", "tool-builder-v6"),
             preregistration_path=prereg_path,
+            include_simulated=True,
         )
         rows = {d.criterion: d for d in result.differences}
         reliance = rows["history_reliance"]
@@ -307,7 +328,9 @@ class TestCompare:
         self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
         """Strategy lives on plannings: call criteria cannot differ and are skipped."""
-        result = compare_module.compare(spans_db, "strategy", preregistration_path=prereg_path)
+        result = compare_module.compare(
+            spans_db, "strategy", preregistration_path=prereg_path, include_simulated=True
+        )
         assert {d.criterion for d in result.differences} == {"goal_overflow_share", "trim_pressure"}
         assert "contextview_shaped_share" in result.skipped
         assert "Not compared" in result.to_markdown()
@@ -317,7 +340,10 @@ class TestCompare:
     ) -> None:
         """Grouping by compaction use warns that never-trimmed sessions land in 'off'."""
         result = compare_module.compare(
-            spans_db, "recurscope.trim.compaction.used", preregistration_path=prereg_path
+            spans_db,
+            "recurscope.trim.compaction.used",
+            preregistration_path=prereg_path,
+            include_simulated=True,
         )
         assert (result.group_a, result.group_b) == ("on", "off")
         assert result.sessions_a + result.sessions_b == 300
@@ -328,7 +354,11 @@ class TestCompare:
     ) -> None:
         """--split-date forms the groups from span times; the same data shows no difference."""
         result = compare_module.compare(
-            spans_db, "date", split_date=datetime(2026, 12, 3), preregistration_path=prereg_path
+            spans_db,
+            "date",
+            split_date=datetime(2026, 12, 3),
+            preregistration_path=prereg_path,
+            include_simulated=True,
         )
         assert (result.group_a, result.group_b) == ("before", "after")
         pressure = next(d for d in result.differences if d.criterion == "trim_pressure")
@@ -342,7 +372,11 @@ class TestCompare:
         """A session crossing the split counts once, on the side of its first span."""
         crossing = datetime(2026, 12, 1, 9, 30)  # inside the first sessions' spans
         result = compare_module.compare(
-            spans_db, "date", split_date=crossing, preregistration_path=prereg_path
+            spans_db,
+            "date",
+            split_date=crossing,
+            preregistration_path=prereg_path,
+            include_simulated=True,
         )
         assert result.sessions_a + result.sessions_b == 300
         firsts = spans_db.execute(
@@ -358,7 +392,11 @@ class TestCompare:
         """A split before all data leaves 'before' empty: an error naming both counts."""
         with pytest.raises(PipelineError, match="0 before, 300 after"):
             compare_module.compare(
-                spans_db, "date", split_date=datetime(2020, 1, 1), preregistration_path=prereg_path
+                spans_db,
+                "date",
+                split_date=datetime(2020, 1, 1),
+                preregistration_path=prereg_path,
+                include_simulated=True,
             )
 
     def test_unknown_dimension_lists_the_known_ones(
@@ -366,7 +404,9 @@ class TestCompare:
     ) -> None:
         """A typo in --by gets the list of dimensions."""
         with pytest.raises(PipelineError, match="prompt_version"):
-            compare_module.compare(spans_db, "colour", preregistration_path=prereg_path)
+            compare_module.compare(
+                spans_db, "colour", preregistration_path=prereg_path, include_simulated=True
+            )
 
 
 def _store_file(path: Path) -> None:
@@ -430,6 +470,7 @@ class TestCli:
                 str(store_path),
                 "--prereg",
                 str(prereg_path),
+                "--include-simulated",
                 "--format",
                 "json",
                 "--out",
@@ -452,6 +493,7 @@ class TestCli:
                 str(store_path),
                 "--prereg",
                 str(prereg_path),
+                "--include-simulated",
                 "--since",
                 "2026-12-02",
             ]
@@ -470,6 +512,7 @@ class TestCli:
                 str(store_path),
                 "--prereg",
                 str(prereg_path),
+                "--include-simulated",
                 "--by",
                 "strategy",
             ]
@@ -488,6 +531,7 @@ class TestCli:
                 str(tmp_path / "nope.duckdb"),
                 "--prereg",
                 str(prereg_path),
+                "--include-simulated",
             ]
         )
         assert args.func(args) == 2
@@ -562,10 +606,92 @@ def test_identical_sessions_give_a_zero_width_caveat(tmp_path: Path) -> None:
         ],
     )  # fmt: skip
     evidence.refresh(con, full=True)
-    result = report.build_report(con, SHIPPED, detector_quality_path=None)
+    result = report.build_report(con, SHIPPED, detector_quality_path=None, include_simulated=True)
     contextview = next(v for v in result.verdicts if v.primitive == "contextview")
     assert any(
         "contextview_shaped_share has a zero-width interval" in c for c in contextview.caveats
     )
     recurse = next(v for v in result.verdicts if v.primitive == "recurse")
     assert not any("zero-width" in c for c in recurse.caveats)  # no data there: no interval at all
+
+
+@pytest.fixture(scope="module")
+def mixed() -> Iterator[duckdb.DuckDBPyConnection]:
+    """120 sessions: the first 60 relabelled observed (no origin attribute), 60 simulated."""
+    con = duckdb.connect()
+    evidence.create_otel_traces_table(con)
+    evidence.insert_synthetic_spans(
+        con, sessions=120, seed=5, start=START, spacing_seconds=1800, sessions_per_run=6
+    )
+    sessions = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT SpanAttributes['gen_ai.conversation.id'] AS s FROM otel_traces "
+            "WHERE s IS NOT NULL ORDER BY s LIMIT 60"
+        ).fetchall()
+    ]
+    con.execute(
+        "UPDATE otel_traces SET ResourceAttributes = map_from_entries(list_filter("
+        "map_entries(ResourceAttributes), lambda e: e.key <> 'recurscope.origin')) "
+        "WHERE SpanAttributes['gen_ai.conversation.id'] IN (SELECT unnest(?))",
+        [sessions],
+    )
+    evidence.refresh(con, full=True)
+    yield con
+    con.close()
+
+
+class TestOrigin:
+    """The headline is observed evidence; simulated spans only when asked for, and said so."""
+
+    def test_the_default_report_counts_observed_sessions_only(
+        self, mixed: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        result = report.build_report(mixed, prereg_path, detector_quality_path=None)
+        assert result.window.sessions == 60
+        assert result.window.non_observed_spans == 0
+        assert set(result.scope.excluded_spans) == {"simulated"}
+        assert result.scope.excluded_spans["simulated"] > 0
+        text = result.to_markdown()
+        assert "**Observed spans only:**" in text and "--include-simulated" in text
+        assert "Not observed evidence" not in text
+        assert text.startswith("# recurscope verdict\n")
+        assert not any("demonstration" in " ".join(v.caveats) for v in result.verdicts)
+
+    def test_include_simulated_says_so_in_the_title_and_caveats(
+        self, mixed: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        result = report.build_report(
+            mixed, prereg_path, detector_quality_path=None, include_simulated=True
+        )
+        assert result.window.sessions == 120 and result.scope.excluded_spans == {}
+        text = result.to_markdown()
+        assert text.startswith("# recurscope verdict — including simulated spans (a demonstration)")
+        assert all("demonstration" in " ".join(v.caveats) for v in result.verdicts)
+        assert report.Report.from_json(result.to_json()) == result
+
+    def test_a_simulated_only_store_has_no_observed_evidence(
+        self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        result = report.build_report(spans_db, prereg_path, detector_quality_path=None)
+        assert result.window.sessions == 0 and not result.window.met
+        assert all(v.outcome == "insufficient_evidence" for v in result.verdicts)
+        assert "**Observed spans only:**" in result.to_markdown()
+
+    def test_compare_leaves_simulated_spans_out_unless_asked(
+        self, mixed: duckdb.DuckDBPyConnection, prereg_path: Path
+    ) -> None:
+        observed = compare_module.compare(
+            mixed, "date", split_date=START.replace(day=2), preregistration_path=prereg_path
+        )
+        both = compare_module.compare(
+            mixed,
+            "date",
+            split_date=START.replace(day=2),
+            preregistration_path=prereg_path,
+            include_simulated=True,
+        )
+        assert observed.sessions_a + observed.sessions_b == 60
+        assert both.sessions_a + both.sessions_b == 120
+        assert any("Observed spans only" in n for n in observed.notes)
+        assert any("a demonstration" in n for n in both.notes)

@@ -188,3 +188,92 @@ def test_exact_interval_is_clopper_pearson() -> None:
     lower, upper = exact_interval(0, 10)
     assert lower == 0.0 and upper == pytest.approx(0.3085, abs=1e-4)
     assert exact_interval(0, 0) == (None, None)
+
+
+class TestIntervalMethods:
+    """BCa and studentized intervals next to the percentile one (docs/verdict.md, "Coverage")."""
+
+    @staticmethod
+    def _data(seed: int = 3, sessions: int = 40) -> tuple[np.ndarray, np.ndarray]:
+        rng = np.random.default_rng(seed)
+        den = rng.gamma(2.0, 5.0, sessions)  # continuous: no ties between resamples
+        num = den * rng.beta(2, 6, sessions)
+        return num, den
+
+    @pytest.mark.parametrize("method", stats.INTERVAL_METHODS)
+    def test_every_method_brackets_the_estimate_and_is_reproducible(self, method: str) -> None:
+        num, den = self._data()
+        run = [
+            stats.session_intervals(
+                num, den, ("x",), {"x": 0.95}, resamples=800, seed=5, method=method
+            )["x"]
+            for _ in range(2)
+        ]
+        assert run[0] == run[1]
+        i = run[0]
+        assert i.method == method and i.lower is not None and i.upper is not None
+        assert i.lower < i.estimate < i.upper  # type: ignore[operator]
+
+    def test_unknown_method_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="studentized"):
+            stats.session_intervals([1], [2], ("x",), {"x": 0.9}, resamples=10, seed=1, method="t")
+
+    def test_jackknife_is_the_leave_one_out_ratio(self) -> None:
+        num, den = np.array([1.0, 2.0, 0.0]), np.array([2.0, 2.0, 0.0])
+        jack = stats.jackknife_ratios(num, den)[:, 0]
+        assert jack[0] == pytest.approx(2 / 2)
+        assert jack[1] == pytest.approx(1 / 2)
+        assert jack[2] == pytest.approx(3 / 4)
+
+    def test_bca_agrees_with_scipy(self) -> None:
+        """Our O(n) BCa and scipy.stats.bootstrap(method="BCa", paired) agree (different draws)."""
+        from scipy.stats import bootstrap
+
+        num, den = self._data(sessions=30)
+        ours = stats.session_intervals(
+            num, den, ("x",), {"x": 0.95}, resamples=20_000, seed=1, method="bca"
+        )["x"]
+        theirs = bootstrap(
+            (num, den),
+            lambda n, d, axis=-1: n.sum(axis=axis) / d.sum(axis=axis),
+            paired=True,
+            vectorized=True,
+            n_resamples=20_000,
+            confidence_level=0.95,
+            method="BCa",
+            random_state=np.random.default_rng(2),
+        ).confidence_interval
+        width = theirs.high - theirs.low
+        assert ours.lower == pytest.approx(theirs.low, abs=0.03 * width)
+        assert ours.upper == pytest.approx(theirs.high, abs=0.03 * width)
+
+    def test_studentized_reaches_further_above_a_rare_rate(self) -> None:
+        """A rare rate's sampling distribution is right-skewed: bootstrap-t follows the skew."""
+        rng = np.random.default_rng(8)
+        den = 1 + rng.poisson(10, 60)
+        num = rng.binomial(den, rng.beta(0.09, 2.91, 60)).astype(float)
+        got = {
+            m: stats.session_intervals(
+                num, den, ("x",), {"x": 0.9875}, resamples=2000, seed=4, method=m
+            )["x"]
+            for m in ("percentile", "studentized")
+        }
+        assert got["studentized"].upper > got["percentile"].upper  # type: ignore[operator]
+        assert got["studentized"].lower >= 0  # type: ignore[operator]
+
+    def test_studentized_stays_within_the_session_ratios(self) -> None:
+        """Resamples with no spread give an infinite t; the bounds stay finite and in range."""
+        num, den = np.array([0.0, 0.0, 0.0, 3.0]), np.array([3.0, 3.0, 3.0, 3.0])
+        i = stats.session_intervals(
+            num, den, ("x",), {"x": 0.99}, resamples=500, seed=1, method="studentized"
+        )["x"]
+        assert i.lower is not None and i.upper is not None
+        assert 0.0 <= i.lower <= i.estimate <= i.upper <= 1.0  # type: ignore[operator]
+
+    def test_identical_sessions_give_a_zero_width_interval_in_every_method(self) -> None:
+        num, den = np.full(20, 2.0), np.full(20, 4.0)
+        for method in stats.INTERVAL_METHODS:
+            i = stats.session_intervals(
+                num, den, ("x",), {"x": 0.95}, resamples=200, seed=1, method=method
+            )["x"]
+            assert i.lower == i.upper == pytest.approx(0.5)

@@ -130,18 +130,22 @@ class TestIntegrity:
         """A file registered and last touched before the first span is not flagged."""
         copy = tmp_path / "p.toml"
         copy.write_text(SHIPPED.read_text())
-        old = datetime(2026, 11, 30).timestamp()
+        registered = load_preregistration(SHIPPED).registered_at
+        assert registered is not None
+        old = (registered - timedelta(days=1)).timestamp()
         os.utime(copy, (old, old))
-        check = check_integrity(load_preregistration(copy), datetime(2026, 12, 1))
+        check = check_integrity(load_preregistration(copy), registered + timedelta(days=1))
         assert not check.flagged
 
     def test_a_file_modified_after_the_first_span_is_flagged(self, tmp_path: Path) -> None:
         """Even with an early registered_at, a later edit (mtime) is flagged."""
         copy = tmp_path / "p.toml"
         copy.write_text(SHIPPED.read_text())
-        later = datetime(2026, 12, 5).timestamp()
+        registered = load_preregistration(SHIPPED).registered_at
+        assert registered is not None
+        later = (registered + timedelta(days=5)).timestamp()
         os.utime(copy, (later, later))
-        check = check_integrity(load_preregistration(copy), datetime(2026, 12, 1))
+        check = check_integrity(load_preregistration(copy), registered + timedelta(days=1))
         assert check.modified_after_start and not check.registered_after_start
 
 
@@ -392,6 +396,10 @@ class TestRegisteredHash:
         copy.write_text(shipped.read_text().replace("threshold = 0.15", "threshold = 0.10"))
         sidecar = shipped.with_name(shipped.name + ".sha256")
         (tmp_path / sidecar.name).write_bytes(sidecar.read_bytes())
+        registered = load_preregistration(shipped).registered_at
+        assert registered is not None
+        edited = (registered + timedelta(hours=1)).timestamp()
+        os.utime(copy, (edited, edited))  # edited after registration
         prereg = load_preregistration(copy)
         assert prereg.registered_at is not None and prereg.modified_at > prereg.registered_at
         assert check_integrity(prereg, prereg.registered_at + timedelta(minutes=1)).flagged

@@ -166,7 +166,8 @@ final as (
         service_name,
         service_version,
         started_at,
-        day
+        day,
+        origin                                  -- observed (default), simulated, replayed
     from classified
 )
 

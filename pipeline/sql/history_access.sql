@@ -29,6 +29,7 @@ exploded as (
         service_name,
         started_at,
         day,
+        origin,
         unnest(ops) as op
     from history_reading_calls
 ),
@@ -51,7 +52,8 @@ final as (
         model,
         service_name,
         started_at,
-        day
+        day,
+        origin                                 -- observed (default), simulated, replayed
     from exploded
     where op is not null and op <> ''
 )
