@@ -46,6 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Final
 
+from ..instrumentation import semconv as sc
 from .access import (
     DEFAULT_SNAPSHOT_INTERVAL,
     WriteSession,
@@ -169,6 +170,13 @@ class ReceiverConfig:
     segment_bytes: int = 64 * 1024 * 1024
     request_timeout: float = 30.0
     """Socket timeout: a client that stalls mid-request this long is disconnected."""
+    accept_simulated: bool = False
+    """Store spans whose resource says ``recurscope.origin`` is not ``observed``.
+
+    Off by default: a receiver is where observed evidence arrives, and a
+    simulator or replay pointed at it by mistake would mix demonstration
+    spans into it. Refused spans are quarantined (``origin_not_accepted``)
+    and counted in the response's partial success."""
 
     @property
     def limits(self) -> DecodeLimits:
@@ -262,6 +270,37 @@ def decode_body(
     return decode_request_body(
         body, content_type=content_type, content_encoding=encoding or None, limits=limits
     )
+
+
+def screen_origins(decoded: DecodedBody, accept_simulated: bool) -> DecodedBody:
+    """Move spans of a non-observed ``recurscope.origin`` to rejections unless accepted."""
+    if accept_simulated:
+        return decoded
+    kept: list[SpanRow] = []
+    refused: list[Rejection] = []
+    for row in decoded.rows:
+        origin = row.resource_attributes.get(sc.ORIGIN, _OBSERVED)
+        if origin == _OBSERVED:
+            kept.append(row)
+            continue
+        refused.append(
+            Rejection(
+                Reason.ORIGIN_NOT_ACCEPTED,
+                f"the resource says {sc.ORIGIN}={origin!r}: this receiver stores observed "
+                "spans only (start recurscope serve with --accept-simulated to store simulated "
+                "or replayed spans too)",
+                json.dumps(row.as_json_dict(), ensure_ascii=False),
+                row.position,
+                trace_id=row.trace_id,
+                span_id=row.span_id,
+            )
+        )
+    if not refused:
+        return decoded
+    return DecodedBody(tuple(kept), (*decoded.rejections, *refused))
+
+
+_OBSERVED: Final = "observed"
 
 
 def _body_failure(decoded: DecodedBody) -> Rejection | None:
@@ -590,8 +629,14 @@ class _Drainer:
         decoded = record.attachment
         if not isinstance(decoded, DecodedBody):
             try:
-                decoded = decode_body(
-                    record.body, record.content_type, record.content_encoding, self.config.limits
+                decoded = screen_origins(
+                    decode_body(
+                        record.body,
+                        record.content_type,
+                        record.content_encoding,
+                        self.config.limits,
+                    ),
+                    self.config.accept_simulated,
                 )
             except IngestError as error:
                 rejection = Rejection(
@@ -985,7 +1030,10 @@ class Receiver:
             self._reply(request, 200, _success_body(0, "", json_mode), json_mode)
             return
         try:
-            decoded = decode_body(body, content_type, encoding or None, config.limits)
+            decoded = screen_origins(
+                decode_body(body, content_type, encoding or None, config.limits),
+                config.accept_simulated,
+            )
         except IngestError as error:
             self._error(request, 415, str(error), json_mode)
             return
@@ -1273,6 +1321,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         f"for the next start (default: {defaults.shutdown_timeout:g})",
     )
     parser.add_argument(
+        "--accept-simulated",
+        action="store_true",
+        help="also store spans whose resource says recurscope.origin=simulated or replayed "
+        "(default: they are refused into quarantine; a receiver collects observed evidence)",
+    )
+    parser.add_argument(
         "--verbose", "-v", action="store_true", help="log every request and drain step"
     )
 
@@ -1315,6 +1369,7 @@ def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
         retry_after_max=max(args.retry_after_max, 1),
         snapshot_interval=args.snapshot_interval,
         shutdown_timeout=args.shutdown_timeout,
+        accept_simulated=args.accept_simulated,
     )
 
 

@@ -99,6 +99,9 @@ class Reason(StrEnum):
     """Gzip data that fails to decompress or fails its CRC check."""
     DECOMPRESSION_LIMIT = "decompression_limit"
     """Decompressed output over ``max_decompressed_bytes`` or ``max_compression_ratio``."""
+    ORIGIN_NOT_ACCEPTED = "origin_not_accepted"
+    """A simulated or replayed span (``recurscope.origin``) sent to a receiver that takes
+    observed spans only (``recurscope serve`` without ``--accept-simulated``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,7 +255,15 @@ class TestWriters:
         write_jsonl(tmp_path / "a.jsonl", 50)
         holder = Holder(db)
         process = subprocess.Popen(
-            [sys.executable, "-m", "recurscope.cli", "ingest", "--db", str(db), str(tmp_path / "a.jsonl")],
+            [
+                sys.executable,
+                "-m",
+                "recurscope.cli",
+                "ingest",
+                "--db",
+                str(db),
+                str(tmp_path / "a.jsonl"),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -58,6 +58,9 @@ HOSTILE_SPECS = [
 ]  # fmt: skip
 
 
+REPORT_FLAGS = ("--detector-quality", "", "--include-simulated")  # the store is simulated
+
+
 def _fill_store(db: Path, *, sessions: int = 120, hostile: bool = True) -> None:
     """Synthetic sessions (origin simulated) plus a few spans with hostile text; evidence built."""
     specs = HOSTILE_SPECS if hostile else ()
@@ -80,6 +83,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def app(store: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv("RECURSCOPE_DB", str(store))
     monkeypatch.setenv("RECURSCOPE_DETECTOR_QUALITY", "")
+    monkeypatch.setenv("RECURSCOPE_INCLUDE_SIMULATED", "1")  # as `recurscope demo` starts it
     return AppTest.from_file(str(APP), default_timeout=60)
 
 
@@ -120,6 +124,25 @@ def test_every_page_renders_with_its_title_and_the_simulated_banner(
     assert not app.exception, [e.value for e in app.exception]
     assert [t.value for t in app.title] == [PAGES[page]]
     assert any("Simulated data" in w.value for w in app.warning)
+
+
+def test_simulated_spans_stay_out_until_the_toggle_brings_them_in(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Like `recurscope report`, pages show observed spans only unless asked, and say so."""
+    monkeypatch.setenv("RECURSCOPE_DB", str(store))
+    monkeypatch.setenv("RECURSCOPE_DETECTOR_QUALITY", "")
+    monkeypatch.delenv("RECURSCOPE_INCLUDE_SIMULATED", raising=False)
+    app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
+    assert not app.exception, [e.value for e in app.exception]
+    assert any("Observed spans only" in i.value for i in app.info)
+    assert not any("Simulated data" in w.value for w in app.warning)
+    observed = _scalar(store, "SELECT count(*) FROM calls WHERE origin = 'observed'")
+    assert observed < _scalar(store, "SELECT count(*) FROM calls")
+    assert _number(_metric(app, "Calls")) == observed  # the hostile-text spans carry no origin
+    app.toggle(key="filter_include_simulated").set_value(True).run()
+    assert any("Simulated data" in w.value for w in app.warning)
+    assert _number(_metric(app, "Calls")) == _scalar(store, "SELECT count(*) FROM calls")
 
 
 def test_page_numbers_equal_the_evidence_tables(app: AppTest, store: Path) -> None:
@@ -163,9 +186,7 @@ def test_verdict_page_agrees_with_recurscope_report(
     app: AppTest, store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Outcomes, estimates and interval bounds on the page are the report's, to the digit."""
-    assert (
-        cli_main(["report", "--db", str(store), "--format", "json", "--detector-quality", ""]) == 0
-    )
+    assert cli_main(["report", "--db", str(store), "--format", "json", *REPORT_FLAGS]) == 0
     report = json.loads(capsys.readouterr().out)
     _open(app, "verdict")
     text = " ".join(m.value for m in app.markdown)
@@ -342,9 +363,7 @@ def test_evidence_pages_show_the_reports_estimates(
     app: AppTest, store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Shares on the evidence pages are the report's point estimates (same sums, same scope)."""
-    assert (
-        cli_main(["report", "--db", str(store), "--format", "json", "--detector-quality", ""]) == 0
-    )
+    assert cli_main(["report", "--db", str(store), "--format", "json", *REPORT_FLAGS]) == 0
     report = json.loads(capsys.readouterr().out)
     estimate = {
         row["name"]: row["estimate"] for row in (*report["primary"], *report["descriptive"])

@@ -237,7 +237,15 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def dashboard(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """``recurscope dashboard`` serving the demo store (with the demo's detector quality)."""
     cwd = tmp_path_factory.mktemp("dashboard-cwd")
-    args = ["dashboard", "--db", str(demo_store), "--no-browser", "--port", str(_free_port())]
+    args = [
+        "dashboard",
+        "--db",
+        str(demo_store),
+        "--no-browser",
+        "--include-simulated",
+        "--port",
+        str(_free_port()),
+    ]
     quality = demo_store.with_name("demo.detector-quality.json")
     if quality.exists():
         args += ["--detector-quality", str(quality)]

@@ -25,7 +25,14 @@ def test_spans_from_the_example_become_evidence_and_a_report(tmp_path: Path) -> 
     """ingest refreshes the evidence tables, and report reads them into a verdict."""
     spans = tmp_path / "spans.jsonl"
     db = tmp_path / "store.duckdb"
-    loop = run(str(ROOT / "examples" / "agent_loop.py"), "--out", str(spans), "--sessions", "3", cwd=tmp_path)
+    loop = run(
+        str(ROOT / "examples" / "agent_loop.py"),
+        "--out",
+        str(spans),
+        "--sessions",
+        "3",
+        cwd=tmp_path,
+    )
     assert loop.returncode == 0, loop.stderr
 
     ingest = run("-m", "recurscope.cli", "ingest", "--db", str(db), str(spans), cwd=tmp_path)
@@ -35,7 +42,9 @@ def test_spans_from_the_example_become_evidence_and_a_report(tmp_path: Path) -> 
     con = duckdb.connect(str(db), read_only=True)
     try:
         sessions = con.execute("select count(*) from sessions").fetchone()
-        calls = con.execute("select count(*), sum(case when accessed then 1 else 0 end) from calls").fetchone()
+        calls = con.execute(
+            "select count(*), sum(case when accessed then 1 else 0 end) from calls"
+        ).fetchone()
         same_role = con.execute("select count(*) from delegations where same_role").fetchone()
     finally:
         con.close()
@@ -47,8 +56,16 @@ def test_spans_from_the_example_become_evidence_and_a_report(tmp_path: Path) -> 
     assert again.returncode == 0, again.stderr
 
     report = run(
-        "-m", "recurscope.cli", "report", "--db", str(db), "--format", "json",
-        "--prereg", str(ROOT / "data" / "preregistration.toml"), cwd=tmp_path,
+        "-m",
+        "recurscope.cli",
+        "report",
+        "--db",
+        str(db),
+        "--format",
+        "json",
+        "--prereg",
+        str(ROOT / "data" / "preregistration.toml"),
+        cwd=tmp_path,
     )
     assert report.returncode == 0, report.stderr
     data = json.loads(report.stdout)
@@ -57,7 +74,15 @@ def test_spans_from_the_example_become_evidence_and_a_report(tmp_path: Path) -> 
     assert all("window is not met" in v["reason"] for v in data["verdicts"])
     assert data["window"]["sessions"] == 3 and data["window"]["met"] is False
     markdown = run(
-        "-m", "recurscope.cli", "report", "--db", str(db), "--format", "md",
-        "--prereg", str(ROOT / "data" / "preregistration.toml"), cwd=tmp_path,
+        "-m",
+        "recurscope.cli",
+        "report",
+        "--db",
+        str(db),
+        "--format",
+        "md",
+        "--prereg",
+        str(ROOT / "data" / "preregistration.toml"),
+        cwd=tmp_path,
     )
     assert markdown.returncode == 0 and "ContextView" in markdown.stdout

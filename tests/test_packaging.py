@@ -44,7 +44,9 @@ def test_base_wheel_install_is_instrumentation_only(tmp_path: Path) -> None:
     python = env_dir / "bin" / "python"
     install = subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", str(ROOT)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert install.returncode == 0, install.stderr[-2000:]
     probe = subprocess.run(
@@ -76,7 +78,9 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     """A new subpackage must be listed in pyproject.toml, or wheels silently lack it."""
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
     found = set()
     for top in ("instrumentation", "pipeline", "dashboards", "recurscope"):
         for init in (ROOT / top).rglob("__init__.py"):

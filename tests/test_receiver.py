@@ -57,10 +57,15 @@ JSON = {"Content-Type": "application/json"}
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def sdk_spans(count: int, *, name: str = "span", bad_every: int = 0) -> list[ReadableSpan]:
+def sdk_spans(
+    count: int, *, name: str = "span", bad_every: int = 0, origin: str | None = None
+) -> list[ReadableSpan]:
     """``count`` finished SDK spans (real ids); every ``bad_every``-th one ends before it starts."""
     exporter = InMemorySpanExporter()
-    provider = TracerProvider(resource=Resource.create({"service.name": "receiver-test"}))
+    resource = {"service.name": "receiver-test"}
+    if origin is not None:
+        resource["recurscope.origin"] = origin
+    provider = TracerProvider(resource=Resource.create(resource))
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("recurscope.tests", "1.0")
     start = 1_700_000_000_000_000_000
@@ -435,6 +440,37 @@ def test_spans_from_real_clients_land_exactly_once(tmp_path: Path) -> None:
     assert set(stored) == sent | ids(json_spans)
     assert not any(db.with_suffix(".spool").glob("*.seg"))
     assert "40 duplicates" in "\n".join(server.output)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("accept", [False, True])
+def test_simulated_spans_are_refused_unless_the_receiver_accepts_them(
+    tmp_path: Path, accept: bool
+) -> None:
+    """A receiver collects observed evidence: simulated spans are quarantined, with the reason."""
+    db = tmp_path / "r.duckdb"
+    observed, simulated = sdk_spans(5, name="real"), sdk_spans(3, name="sim", origin="simulated")
+    flags = ("--accept-simulated",) if accept else ()
+    with ReceiverProcess(db, *flags) as server:
+        response = requests.post(
+            server.endpoint, data=proto_body(observed + simulated), headers=PROTO, timeout=10
+        )
+        assert response.status_code == 200
+        parsed = ExportTraceServiceResponse()
+        parsed.ParseFromString(response.content)
+        if accept:
+            assert not parsed.HasField("partial_success")
+        else:
+            assert parsed.partial_success.rejected_spans == 3
+            message = parsed.partial_success.error_message
+            assert "3 origin_not_accepted" in message
+        assert server.stop() == 0
+    assert set(stored_ids(db)) == ids(observed) | (ids(simulated) if accept else set())
+    with Store.open(db, read_only=True) as store:
+        reasons = [r[0] for r in store.query("SELECT Reason FROM quarantine")]
+        detail = [r[0] for r in store.query("SELECT Detail FROM quarantine")]
+    assert reasons == ([] if accept else ["origin_not_accepted"] * 3)
+    assert accept or all("--accept-simulated" in d for d in detail)
 
 
 @pytest.mark.integration
