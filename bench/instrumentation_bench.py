@@ -186,7 +186,7 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
             "call with telemetry off / bare SDK span",
             t_off,
             t_bare,
-            "report",
+            "<= 0.067 (3 µs at a 45 µs span)",
             f"{t_off * 1e6:.2f} µs per call (target <= 3 µs); empty function "
             f"{t_empty * 1e6:.2f} µs",
         ),

@@ -40,10 +40,14 @@ def test_instrumented_call_costs_at_most_1_2x_a_bare_span() -> None:
     assert result.ratio <= 1.2, result.detail
 
 
-def test_disabled_telemetry_is_a_small_fraction_of_a_span() -> None:
-    """With telemetry off a call returns before touching a tracer: far below a span's cost."""
-    result = best_ratio(lambda: bench_call_overhead(calls=1500)[1], 0.25)
-    assert result.ratio <= 0.25, result.detail
+OFF_TARGET = 3.0 / 45.0
+"""The 3 µs target where a bare SDK span costs 45 µs (docs/benchmarks.md's reference run)."""
+
+
+def test_disabled_telemetry_meets_its_3_microsecond_target() -> None:
+    """With telemetry off a call costs <= 3 µs, i.e. <= 1/15 of a bare SDK span measured alongside."""
+    result = best_ratio(lambda: bench_call_overhead(calls=1500)[1], OFF_TARGET, tries=5)
+    assert result.ratio <= OFF_TARGET, result.detail
 
 
 def test_filter_through_the_view_costs_at_most_1_5x_a_list() -> None:

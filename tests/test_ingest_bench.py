@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from ingest_bench import Figures, ingest_in_child, measure, write_file
+from ingest_bench import Figures, ingest_in_child, measure, measure_big, write_file
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,7 @@ def best(measure_once: Callable[[], Figures], good_enough: float, tries: int = 3
 
 @pytest.fixture(scope="module")
 def figures() -> Iterator[Figures]:
-    # Stop early once comfortably above the floor: the 2x check xfails either way.
+    # Stop early once comfortably above the floor (the ratio tests below).
     yield best(lambda: measure(SPANS, repeat=2), good_enough=0.6)
 
 
@@ -117,3 +117,19 @@ def test_memory_stays_bounded_on_a_moderately_large_file(tmp_path: Path) -> None
     # an ingest) are well under the 1.5 GB the 2 GB benchmark must stay below.
     assert large_peak < 1_300_000_000, large_peak
     assert large_peak - small_peak < 400_000_000, (small_peak, large_peak)
+
+
+def test_peak_memory_on_a_2_gb_file_is_under_1_5_gb(tmp_path: Path) -> None:
+    """The target as named: ingesting a ~2 GB OTLP JSON-lines file peaks under 1.5 GB RSS.
+
+    Main process plus decoder worker, measured as VmHWM of a fresh child
+    (bench/ingest_bench.py --big). Needs about 5 GB of free disk; the
+    message says so when it is missing rather than skipping.
+    """
+    figures = measure_big(2 * 1000**3, folder=str(tmp_path))
+    print(
+        f"\n2 GB ingest: {figures.spans:,} spans, {figures.file_bytes / 1e9:.2f} GB, "
+        f"{figures.seconds:.0f} s, peak RSS {figures.peak_rss_bytes / 1e9:.2f} GB"
+    )
+    assert figures.file_bytes >= 2 * 1000**3
+    assert figures.peak_rss_bytes < 1_500_000_000, figures
