@@ -31,7 +31,6 @@ import math
 import os
 import select
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,8 +40,6 @@ import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Final
 
@@ -57,6 +54,7 @@ from .access import (
 )
 from .errors import IngestError, PipelineError, StoreLockedError
 from .otlp import DecodedBody, decode_request_body
+from .otlp_http import HttpLimits, HttpServer, Reply, Request
 from .records import DecodeLimits, Position, Reason, Rejection, SpanRow
 from .spool import HEADER_SIZE, CorruptRegion, SegmentInfo, Spool, SpoolError, SpoolRecord
 from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
@@ -89,8 +87,10 @@ DEFAULT_MAX_DECOMPRESSED_BYTES: Final = 64 * 1024 * 1024
 """Largest body after gzip/deflate (the Python exporter's own request cap)."""
 DEFAULT_MAX_BACKLOG_BYTES: Final = 512 * 1024 * 1024
 """Spooled-but-not-stored bytes above which requests get 503 + Retry-After."""
-DEFAULT_MAX_IN_FLIGHT: Final = 64
-"""Requests processed at once; more get 429 + Retry-After."""
+DEFAULT_MAX_IN_FLIGHT: Final = 8
+"""Requests decoded and spooled at once (worker threads); more wait their turn."""
+DEFAULT_MAX_CONNECTIONS: Final = 256
+"""Open connections; one beyond is closed as soon as it is accepted."""
 DEFAULT_RETRY_AFTER_MAX: Final = 2
 """Longest ``Retry-After`` sent, in seconds. The Python exporter gives up when the
 wait exceeds what is left of its 10 s timeout, and retries at most 5 times: a
@@ -117,8 +117,6 @@ _BODY_FAILURES: Final = frozenset(
 _TOO_LARGE: Final = frozenset({Reason.RECORD_TOO_LARGE, Reason.DECOMPRESSION_LIMIT})
 _FULL_BATCH_BYTES: Final = 4 * 1024 * 1024
 """Spooled bytes that hold about a full drain batch: drain at once, do not wait."""
-_DISCARD_LIMIT: Final = 64 * 1024 * 1024
-"""An oversized body up to this size is read and dropped so the connection stays usable."""
 
 # google.rpc.Code values for the Status bodies (the spec lets clients ignore them).
 _GRPC_CODE: Final = {
@@ -168,8 +166,17 @@ class ReceiverConfig:
     cache_spans: int = 200_000
     """Decoded spans kept in memory for the drainer (beyond that it decodes again)."""
     segment_bytes: int = 64 * 1024 * 1024
-    request_timeout: float = 30.0
-    """Socket timeout: a client that stalls mid-request this long is disconnected."""
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
+    header_timeout: float = 10.0
+    """Seconds for a connection to send a complete request line and headers."""
+    body_timeout: float = 30.0
+    """Seconds for a whole request body to arrive (a trickling client gets 408)."""
+    keep_alive_timeout: float = 30.0
+    """Seconds an idle keep-alive connection is kept (the Collector's idle timeout is 90 s)."""
+    queue_timeout: float = 5.0
+    """Seconds a read request waits for a processing slot before 503 + Retry-After."""
+    max_buffered_bytes: int = 256 * 1024 * 1024
+    """Bytes of request bodies held in memory at once, across all connections."""
     accept_simulated: bool = False
     """Store spans whose resource says ``recurscope.origin`` is not ``observed``.
 
@@ -177,6 +184,19 @@ class ReceiverConfig:
     simulator or replay pointed at it by mistake would mix demonstration
     spans into it. Refused spans are quarantined (``origin_not_accepted``)
     and counted in the response's partial success."""
+
+    @property
+    def http_limits(self) -> HttpLimits:
+        return HttpLimits(
+            max_connections=self.max_connections,
+            header_timeout=self.header_timeout,
+            keep_alive_timeout=self.keep_alive_timeout,
+            body_timeout=self.body_timeout,
+            max_body_bytes=self.max_body_bytes,
+            max_buffered_bytes=self.max_buffered_bytes,
+            max_in_flight=self.max_in_flight,
+            queue_timeout=self.queue_timeout,
+        )
 
     @property
     def limits(self) -> DecodeLimits:
@@ -725,131 +745,45 @@ def _hash_range(path: Path, start: int, end: int, digest: Any) -> None:
 
 
 # --------------------------------------------------------------------------
-# HTTP.
-
-
-class _Handler(BaseHTTPRequestHandler):
-    """One connection; requests on it are handled one after another (keep-alive)."""
-
-    server: _Server
-    protocol_version = "HTTP/1.1"
-    server_version = "recurscope-serve"
-    sys_version = ""
-
-    def setup(self) -> None:
-        # A client that stalls mid-request (or idles on keep-alive) is dropped.
-        self.request.settimeout(self.server.receiver.config.request_timeout)
-        super().setup()
-        self._state_lock = threading.Lock()
-        self._busy = False
-        self._cut = False
-        self.server.track(self, True)
-
-    def finish(self) -> None:
-        self.server.track(self, False)
-        with contextlib.suppress(OSError):
-            super().finish()
-
-    def cut_if_idle(self) -> None:
-        """At shutdown: end a keep-alive connection that waits for its next request."""
-        with self._state_lock:
-            if not self._busy:
-                self._cut = True
-                with contextlib.suppress(OSError):
-                    self.connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_one_request(self) -> None:
-        # BaseHTTPRequestHandler's own loop, with idle/busy tracking for a
-        # graceful shutdown and one dispatcher for every method.
-        try:
-            self.raw_requestline = self.rfile.readline(65537)
-        except (TimeoutError, OSError):
-            self.close_connection = True
-            return
-        with self._state_lock:
-            if self._cut or not self.raw_requestline:
-                self.close_connection = True
-                return
-            self._busy = True
-        try:
-            if len(self.raw_requestline) > 65536:
-                self.requestline = ""
-                self.request_version = ""
-                self.command = ""
-                self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
-                return
-            if not self.parse_request():
-                return
-            if self.server.receiver.stopping:
-                self.close_connection = True
-            self.server.receiver.handle(self)
-            with contextlib.suppress(OSError):
-                self.wfile.flush()
-        except (TimeoutError, ConnectionError, OSError) as error:
-            _log.debug("connection dropped: %s", error)
-            self.close_connection = True
-        finally:
-            with self._state_lock:
-                self._busy = False
-
-    def log_message(self, format: str, *args: Any) -> None:
-        _log.debug("%s %s", self.address_string(), format % args)
-
-
-class _Server(ThreadingHTTPServer):
-    # In-flight requests finish before shutdown completes (threads are joined).
-    daemon_threads = False
-    block_on_close = True
-    request_queue_size = 128
-
-    def __init__(self, address: tuple[str, int], receiver: Receiver) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
-        self.receiver = receiver
-        self._connections: set[_Handler] = set()
-        self._connections_lock = threading.Lock()
-        super().__init__(address, _Handler)
-
-    def track(self, handler: _Handler, alive: bool) -> None:
-        with self._connections_lock:
-            if alive:
-                self._connections.add(handler)
-            else:
-                self._connections.discard(handler)
-
-    def cut_idle_connections(self) -> None:
-        with self._connections_lock:
-            handlers = list(self._connections)
-        for handler in handlers:
-            handler.cut_if_idle()
+# The receiver: OTLP/HTTP (pipeline/otlp_http.py) in front of the spool.
 
 
 class Receiver:
-    """The receiver: HTTP server, spool and drainer. ``start()``, then ``stop()``."""
+    """The receiver: HTTP server, spool and drainer. ``start()``, then ``stop()``.
+
+    The HTTP transport (uvicorn, with connection, header, body and queue
+    limits) lives in :mod:`.otlp_http`; this class decides what a request
+    means: :meth:`screen` refuses from the headers alone, :meth:`process`
+    decodes, spools (durably) and answers, in a worker thread.
+    """
 
     def __init__(self, config: ReceiverConfig) -> None:
         self.config = config
         self.stats = ReceiverStats()
         self.stopping = False
         self.spool: Spool | None = None
-        self._server: _Server | None = None
-        self._serve_thread: threading.Thread | None = None
+        self._http: HttpServer | None = None
         self._drainer: _Drainer | None = None
-        self._in_flight = threading.BoundedSemaphore(config.max_in_flight)
         self._token = config.token.encode() if config.token else None
+        self.max_body_bytes = config.max_body_bytes
 
     @property
     def address(self) -> tuple[str, int]:
         """``(host, port)`` actually listened on (the port is real even with ``port=0``)."""
-        assert self._server is not None
-        host, port = self._server.server_address[:2]
-        return str(host), int(port)
+        assert self._http is not None
+        return self._http.address
 
     @property
     def url(self) -> str:
         host, port = self.address
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}{TRACES_PATH}"
+
+    @property
+    def transport(self) -> HttpServer:
+        """The HTTP server (its counters say what the limits refused)."""
+        assert self._http is not None
+        return self._http
 
     def start(self) -> None:
         """Open the spool (replaying what an earlier run left) and start listening.
@@ -858,14 +792,17 @@ class Receiver:
         ``OSError`` (port in use) with messages that say what to do.
         """
         config = self.config
-        spool = Spool.open(
-            config.spool_path,
-            segment_bytes=config.segment_bytes,
-            attachment_budget=config.cache_spans,
-        )
-        self.spool = spool
+        # Bind first: a taken port fails before anything is created.
+        http = HttpServer(self, config.host, config.port, config.http_limits)
+        spool: Spool | None = None
         session: WriteSession | None = None
         try:
+            spool = Spool.open(
+                config.spool_path,
+                segment_bytes=config.segment_bytes,
+                attachment_budget=config.cache_spans,
+            )
+            self.spool = spool
             leftover = spool.backlog_bytes
             if leftover:
                 _log.info(
@@ -889,21 +826,20 @@ class Receiver:
                     config.db_path,
                     error.holder_kind,
                 )
-            name = "otlp-http"
-            self._drainer = _Drainer(config, spool, self.stats, name)
-            self._server = _Server((config.host, config.port), self)
+            self._drainer = _Drainer(config, spool, self.stats, "otlp-http")
             self._drainer.start(session)
+            self._http = http
+            http.start()
         except BaseException:
-            if session is not None:
+            http.close()
+            if self._drainer is not None:
+                self._drainer.stop(0)
+                self._drainer = None
+            elif session is not None:
                 session.close()
-            spool.close()
+            if spool is not None:
+                spool.close()
             raise
-        self._serve_thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.2},
-            name="recurscope-http",
-        )
-        self._serve_thread.start()
 
     def stop(self) -> bool:
         """Stop accepting, finish in-flight requests, store the spool, close the store.
@@ -912,12 +848,8 @@ class Receiver:
         in the spool and is stored at the next start).
         """
         self.stopping = True
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.cut_idle_connections()
-            self._server.server_close()
-        if self._serve_thread is not None:
-            self._serve_thread.join()
+        if self._http is not None:
+            self._http.stop()
         empty = True
         if self._drainer is not None:
             empty = self._drainer.stop(self.config.shutdown_timeout)
@@ -925,118 +857,116 @@ class Receiver:
             self.spool.close()
         return empty
 
-    # -- requests ----------------------------------------------------------------
+    # -- requests (called by the HTTP transport) ---------------------------------
 
-    def handle(self, request: _Handler) -> None:
-        path = request.path.split("?", 1)[0]
-        json_mode = _media_type(request.headers.get("Content-Type")) == _JSON_TYPE
-        if path != TRACES_PATH or request.command != "POST":
-            # Keep the keep-alive connection in step even for requests we refuse.
-            self._discard_body(request)
+    def screen(self, request: Request) -> Reply | None:
+        """Refuse what the headers already decide, before any of the body is read."""
+        path = request.path
         if path != TRACES_PATH:
             hint = (
                 "recurscope stores traces only; send metrics and logs elsewhere"
                 if path in ("/v1/metrics", "/v1/logs")
                 else f"recurscope serve accepts OTLP/HTTP POST {TRACES_PATH}"
             )
-            self._error(request, 404, f"{path} not found: {hint}", json_mode)
-            return
-        if request.command != "POST":
-            self._error(
+            return self.refusal(request, 404, f"{path} not found: {hint}")
+        if request.method != "POST":
+            reply = self.refusal(
                 request,
                 405,
-                f"{request.command} is not allowed on {TRACES_PATH}: POST an "
+                f"{request.method} is not allowed on {TRACES_PATH}: POST an "
                 "ExportTraceServiceRequest",
-                json_mode,
-                headers={"Allow": "POST"},
             )
-            return
+            reply.headers["Allow"] = "POST"
+            return reply
         self.stats.add(requests=1)
-        if not self._in_flight.acquire(blocking=False):
-            self.stats.add(throttled=1)
-            self._discard_body(request)
-            self._error(
-                request,
-                429,
-                f"more than {self.config.max_in_flight} requests in flight; retry shortly",
-                json_mode,
-                headers={"Retry-After": "1"},
-            )
-            return
-        try:
-            self._export(request, json_mode)
-        finally:
-            self._in_flight.release()
-
-    def _export(self, request: _Handler, json_mode: bool) -> None:
-        config = self.config
         if self._token is not None:
-            sent = request.headers.get("Authorization", "")
+            sent = request.headers.get("authorization", "")
             scheme, _, credentials = sent.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(
                 credentials.strip().encode(), self._token
             ):
-                self._discard_body(request)
-                self._error(
+                reply = self.refusal(
                     request,
                     401,
                     "missing or wrong bearer token: send 'Authorization: Bearer <token>' "
                     f"(the token given to recurscope serve with --token or ${TOKEN_ENV_VAR})",
-                    json_mode,
-                    headers={"WWW-Authenticate": 'Bearer realm="recurscope"'},
                 )
-                return
-        content_type = request.headers.get("Content-Type", "")
+                reply.headers["WWW-Authenticate"] = 'Bearer realm="recurscope"'
+                reply.close = True
+                return reply
+        content_type = request.headers.get("content-type", "")
         media = _media_type(content_type)
-        encoding = (request.headers.get("Content-Encoding") or "").strip().lower()
         if media not in _PROTOBUF_TYPES and media != _JSON_TYPE:
-            self._discard_body(request)
-            self._error(
+            return self.refusal(
                 request,
                 415,
                 f"Content-Type {content_type!r} is not supported: OTLP/HTTP uses "
                 "application/x-protobuf or application/json",
-                json_mode,
             )
-            return
+        encoding = request.headers.get("content-encoding", "").strip().lower()
         if encoding not in _ENCODINGS:
-            self._discard_body(request)
-            self._error(
+            return self.refusal(
                 request,
                 415,
                 f"Content-Encoding {encoding!r} is not supported: send gzip, deflate or none",
-                json_mode,
             )
-            return
-        body = self._read_body(request, json_mode)
-        if body is None:
-            return
+        length = request.content_length
+        if not request.chunked:
+            if length is None:
+                reply = self.refusal(request, 411, "send a Content-Length (or chunked) body")
+                reply.close = True
+                return reply
+            if length < 0:
+                reply = self.refusal(
+                    request, 400, f"bad Content-Length {request.headers['content-length']!r}"
+                )
+                reply.close = True
+                return reply
+            if length > self.config.max_body_bytes:
+                self.stats.add(bad_requests=1)
+                reply = self.refusal(
+                    request,
+                    413,
+                    f"body of {length} bytes exceeds --max-body-bytes "
+                    f"{self.config.max_body_bytes}; send smaller batches (e.g. "
+                    "BatchSpanProcessor max_export_batch_size)",
+                )
+                reply.close = True
+                return reply
         spool = self.spool
         assert spool is not None
         backlog = spool.backlog_bytes
-        if backlog > config.max_backlog_bytes:
+        if backlog > self.config.max_backlog_bytes:
             self.stats.add(throttled=1)
-            self._error(
+            reply = self.refusal(
                 request,
                 503,
                 f"{_size_text(backlog)} of spans wait to be stored (limit "
-                f"{_size_text(config.max_backlog_bytes)}, --max-backlog-bytes); retry shortly",
-                json_mode,
-                headers={"Retry-After": str(self._retry_after(backlog))},
+                f"{_size_text(self.config.max_backlog_bytes)}, --max-backlog-bytes); retry "
+                "after the time given",
             )
-            return
+            reply.headers["Retry-After"] = str(self.retry_after())
+            return reply
+        return None
+
+    def process(self, request: Request, body: bytes) -> Reply:
+        """Decode, spool durably, answer: a 200 means the spans survive a crash."""
+        config = self.config
+        json_mode = _json_mode(request)
         if not body:
             # An empty request carries no telemetry: success, nothing to store.
-            self._reply(request, 200, _success_body(0, "", json_mode), json_mode)
-            return
+            return self._answer(200, _success_body(0, "", json_mode), json_mode)
+        spool = self.spool
+        assert spool is not None
+        content_type = request.headers.get("content-type", "")
+        encoding = request.headers.get("content-encoding", "").strip().lower()
         try:
             decoded = screen_origins(
                 decode_body(body, content_type, encoding or None, config.limits),
                 config.accept_simulated,
             )
         except IngestError as error:
-            self._error(request, 415, str(error), json_mode)
-            return
+            return self.refusal(request, 415, str(error))
         failure = _body_failure(decoded)
         rejected, reasons = _rejected(decoded)
         try:
@@ -1053,25 +983,18 @@ class Receiver:
                 spool.commit(ticket)
         except SpoolError as error:
             self.stats.add(throttled=1)
-            self._error(
-                request,
-                503,
-                f"could not spool the request: {error}",
-                json_mode,
-                headers={"Retry-After": str(config.retry_after_max)},
-            )
-            return
+            reply = self.refusal(request, 503, f"could not spool the request: {error}")
+            reply.headers["Retry-After"] = str(config.retry_after_max)
+            return reply
         if failure is not None:
             self.stats.add(bad_requests=1)
             status = 413 if failure.reason in _TOO_LARGE else 400
-            self._error(
+            return self.refusal(
                 request,
                 status,
                 f"the body is not an OTLP ExportTraceServiceRequest ({failure.reason}): "
                 f"{failure.detail}",
-                json_mode,
             )
-            return
         accepted = len(decoded.rows) + len(decoded.rejections) - rejected
         self.stats.add(spans_acknowledged=accepted, spans_rejected=rejected)
         message = ""
@@ -1081,145 +1004,35 @@ class Receiver:
                 f"{rejected} of {decoded.records} spans rejected ({detail}); they are kept in "
                 f"the quarantine table of {config.db_path} with the reason"
             )
-        self._reply(request, 200, _success_body(rejected, message, json_mode), json_mode)
+        return self._answer(200, _success_body(rejected, message, json_mode), json_mode)
 
-    def _retry_after(self, backlog: int) -> int:
+    def refusal(self, request: Request, status: int, message: str) -> Reply:
+        """A ``google.rpc.Status`` answer in the request's encoding."""
+        if status >= 500 or status == 429:
+            _log.info("%d: %s", status, message)
+        else:
+            _log.debug("%d: %s", status, message)
+        json_mode = _json_mode(request)
+        return self._answer(status, _status_body(status, message, json_mode), json_mode)
+
+    def retry_after(self) -> int:
         """Seconds to suggest: time to drain below the limit, within [1, retry_after_max]."""
         drainer = self._drainer
         top = self.config.retry_after_max
+        backlog = self.spool.backlog_bytes if self.spool is not None else 0
         if drainer is None or drainer.blocked_by is not None or drainer.rate <= 0:
             return top
         excess = backlog - self.config.max_backlog_bytes / 2
         return max(1, min(top, math.ceil(excess / drainer.rate)))
 
-    def _read_body(self, request: _Handler, json_mode: bool) -> bytes | None:
-        limit = self.config.max_body_bytes
-        if "chunked" in (request.headers.get("Transfer-Encoding") or "").lower():
-            return self._read_chunked(request, limit, json_mode)
-        length_text = request.headers.get("Content-Length")
-        if length_text is None:
-            self._error(request, 411, "send a Content-Length (or chunked) body", json_mode)
-            request.close_connection = True
-            return None
-        try:
-            length = int(length_text)
-            if length < 0:
-                raise ValueError(length_text)
-        except ValueError:
-            self._error(request, 400, f"bad Content-Length {length_text!r}", json_mode)
-            request.close_connection = True
-            return None
-        if length > limit:
-            self.stats.add(bad_requests=1)
-            if length <= _DISCARD_LIMIT:
-                self._skip(request, length)
-            else:
-                request.close_connection = True
-            self._error(
-                request,
-                413,
-                f"body of {length} bytes exceeds --max-body-bytes {limit}; send smaller "
-                "batches (e.g. BatchSpanProcessor max_export_batch_size)",
-                json_mode,
-            )
-            return None
-        body = request.rfile.read(length)
-        if len(body) < length:
-            request.close_connection = True
-            return None
-        return body
-
-    def _read_chunked(self, request: _Handler, limit: int, json_mode: bool) -> bytes | None:
-        parts: list[bytes] = []
-        total = 0
-        while True:
-            line = request.rfile.readline(1024)
-            try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
-                request.close_connection = True
-                self._error(request, 400, "malformed chunked body", json_mode)
-                return None
-            if size == 0:
-                while request.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
-                    pass  # trailers
-                return b"".join(parts)
-            total += size
-            if total > limit:
-                request.close_connection = True
-                self._error(
-                    request,
-                    413,
-                    f"body exceeds --max-body-bytes {limit}; send smaller batches",
-                    json_mode,
-                )
-                return None
-            chunk = request.rfile.read(size)
-            request.rfile.readline(8)
-            if len(chunk) < size:
-                request.close_connection = True
-                return None
-            parts.append(chunk)
-
-    def _discard_body(self, request: _Handler) -> None:
-        """Read and drop the body, so the keep-alive connection stays in step."""
-        length_text = request.headers.get("Content-Length")
-        if "chunked" in (request.headers.get("Transfer-Encoding") or "").lower():
-            request.close_connection = True
-            return
-        try:
-            length = int(length_text or 0)
-        except ValueError:
-            request.close_connection = True
-            return
-        if 0 < length <= _DISCARD_LIMIT:
-            self._skip(request, length)
-        elif length:
-            request.close_connection = True
-
     @staticmethod
-    def _skip(request: _Handler, length: int) -> None:
-        remaining = length
-        while remaining:
-            chunk = request.rfile.read(min(remaining, 1 << 20))
-            if not chunk:
-                request.close_connection = True
-                return
-            remaining -= len(chunk)
+    def _answer(status: int, body: bytes, json_mode: bool) -> Reply:
+        content_type = _JSON_TYPE if json_mode else "application/x-protobuf"
+        return Reply(status, body, {"Content-Type": content_type})
 
-    def _error(
-        self,
-        request: _Handler,
-        status: int,
-        message: str,
-        json_mode: bool,
-        *,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        if status >= 500 or status == 429:
-            _log.info("%d: %s", status, message)
-        else:
-            _log.debug("%d: %s", status, message)
-        self._reply(request, status, _status_body(status, message, json_mode), json_mode, headers)
 
-    @staticmethod
-    def _reply(
-        request: _Handler,
-        status: int,
-        body: bytes,
-        json_mode: bool,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        request.send_response(status)
-        request.send_header("Content-Type", _JSON_TYPE if json_mode else "application/x-protobuf")
-        request.send_header("Content-Length", str(len(body)))
-        for name, value in (headers or {}).items():
-            request.send_header(name, value)
-        if request.close_connection:
-            request.send_header("Connection", "close")
-        request.end_headers()
-        if request.command != "HEAD":
-            request.wfile.write(body)
+def _json_mode(request: Request) -> bool:
+    return _media_type(request.headers.get("content-type")) == _JSON_TYPE
 
 
 def _size_text(size: float) -> str:
@@ -1294,8 +1107,36 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.max_in_flight,
         metavar="N",
-        help=f"requests processed at once; more get 429 (default: {defaults.max_in_flight})",
+        help="requests decoded and spooled at once; more wait up to --queue-timeout "
+        f"(default: {defaults.max_in_flight})",
     )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=defaults.max_connections,
+        metavar="N",
+        help=f"open connections; more are closed at once (default: {defaults.max_connections})",
+    )
+    parser.add_argument(
+        "--max-buffered-bytes",
+        type=_size,
+        default=defaults.max_buffered_bytes,
+        metavar="SIZE",
+        help="request bodies held in memory at once across connections (default: 256MiB)",
+    )
+    for flag, value, what in (
+        ("--header-timeout", defaults.header_timeout, "for a request line and headers"),
+        ("--body-timeout", defaults.body_timeout, "for a whole body (then 408)"),
+        ("--keep-alive-timeout", defaults.keep_alive_timeout, "an idle connection is kept"),
+        ("--queue-timeout", defaults.queue_timeout, "a request waits for a slot (then 503)"),
+    ):
+        parser.add_argument(
+            flag,
+            type=float,
+            default=value,
+            metavar="SECONDS",
+            help=f"seconds {what} (default: {value:g})",
+        )
     parser.add_argument(
         "--retry-after-max",
         type=int,
@@ -1366,6 +1207,12 @@ def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
         max_decompressed_bytes=args.max_decompressed_bytes,
         max_backlog_bytes=args.max_backlog_bytes,
         max_in_flight=max(args.max_in_flight, 1),
+        max_connections=max(args.max_connections, 1),
+        max_buffered_bytes=args.max_buffered_bytes,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        keep_alive_timeout=args.keep_alive_timeout,
+        queue_timeout=args.queue_timeout,
         retry_after_max=max(args.retry_after_max, 1),
         snapshot_interval=args.snapshot_interval,
         shutdown_timeout=args.shutdown_timeout,
