@@ -128,6 +128,7 @@ class _Counters:
 
     def __init__(self) -> None:
         self.connections_refused = 0
+        self.connections_evicted = 0
         self.header_timeouts = 0
         self.body_timeouts = 0
         self.queue_timeouts = 0
@@ -135,10 +136,12 @@ class _Counters:
 
 
 class _Config(uvicorn.Config):
-    """uvicorn's config, carrying our limits and counters to each connection's protocol."""
+    """uvicorn's config, carrying our limits, counters and idle registry to each connection."""
 
     limits: HttpLimits
     counters: _Counters
+    waiting: dict[_Connection, None]
+    """Connections without a request in progress, oldest first (insertion order)."""
 
 
 class _Connection(H11Protocol):
@@ -154,6 +157,8 @@ class _Connection(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         counters = self._counters
+        if len(self.connections) > self._limits.max_connections and self._evict_one():
+            counters.connections_evicted += 1
         if len(self.connections) > self._limits.max_connections:
             counters.connections_refused += 1
             if (
@@ -169,15 +174,42 @@ class _Connection(H11Protocol):
             transport.close()
             return
         counters.connections_peak = max(counters.connections_peak, len(self.connections))
+        self._waiting[self] = None
         self._arm_header_timer()
+
+    def _evict_one(self) -> bool:
+        """Close the connection that has waited longest without a request; False if none.
+
+        At the cap a new connection replaces an idle one rather than being
+        refused: idle sockets (a client that connects and says nothing, or a
+        keep-alive connection between exports) cannot lock exporters out,
+        and a client whose idle connection is closed simply opens another.
+        """
+        for victim in self._waiting:
+            if victim is not self and not victim.transport.is_closing():
+                del self._waiting[victim]
+                victim.transport.close()
+                return True
+        return False
+
+    @property
+    def _waiting(self) -> dict[_Connection, None]:
+        return self.config.waiting  # type: ignore[attr-defined,no-any-return]
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._waiting.pop(self, None)  # a request is in progress: not idle
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
+        self._waiting.pop(self, None)
         super().connection_lost(exc)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
+            self._waiting[self] = None
             self._arm_header_timer()
 
     def _arm_header_timer(self) -> None:
@@ -259,6 +291,21 @@ class _App:
         if self._slots is None or self._budget is None:
             self._slots = asyncio.Semaphore(self.limits.max_in_flight)
             self._budget = _ByteBudget(self.limits.max_buffered_bytes)
+        size = len(scope.get("raw_path") or b"") + sum(
+            len(name) + len(value) + 4 for name, value in scope["headers"]
+        )
+        if size > self.limits.max_header_bytes:
+            # h11 only bounds headers that arrive incomplete; a complete oversized
+            # block in one read gets through it, so the total is checked here.
+            body = (
+                b'{"code": 3, "message": "request line and headers exceed '
+                + str(self.limits.max_header_bytes).encode()
+                + b' bytes"}'
+            )
+            await self._send(
+                send, Reply(431, body, {"Content-Type": "application/json"}, close=True)
+            )
+            return
         headers: dict[str, str] = {}
         for raw_name, raw_value in scope["headers"]:
             name, value = raw_name.decode("latin-1").lower(), raw_value.decode("latin-1")
@@ -387,6 +434,7 @@ class HttpServer:
         )
         config.limits = limits
         config.counters = self.counters
+        config.waiting = {}
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 

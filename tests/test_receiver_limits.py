@@ -1,0 +1,222 @@
+"""`recurscope serve` against hostile and overloading clients (docs/receiver.md, "Limits").
+
+Each test starts a real receiver process and attacks it the way an outside
+tester did: idle and trickling connections, oversized headers, clients that
+flood without ever backing off — while the official OTLP exporter must keep
+getting its batches acknowledged, and stored exactly once.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from recurscope.pipeline.receiver import ReceiverProcess
+from recurscope.pipeline.store import Store
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+PROTO = {"Content-Type": "application/x-protobuf"}
+
+
+def spans(count: int, name: str) -> list[ReadableSpan]:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider(resource=Resource.create({"service.name": "limits-test"}))
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracer = provider.get_tracer("limits")
+    for index in range(count):
+        tracer.start_span(f"{name}-{index}").end()
+    provider.shutdown()
+    return list(exporter.get_finished_spans())
+
+
+def ids(batch: list[ReadableSpan]) -> set[tuple[str, str]]:
+    return {(f"{s.context.trace_id:032x}", f"{s.context.span_id:016x}") for s in batch if s.context}
+
+
+def stored(db: Path) -> list[tuple[str, str]]:
+    with Store.open(db, read_only=True) as store:
+        return [(str(t), str(s)) for t, s in store.query("SELECT TraceId, SpanId FROM otel_traces")]
+
+
+def threads_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    raise AssertionError("no Threads line")
+
+
+def open_idle(port: int, count: int) -> list[socket.socket]:
+    held = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        held.append(sock)
+    return held
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "limits.duckdb"
+
+
+def test_idle_connections_cost_no_threads_and_cannot_lock_exporters_out(db: Path) -> None:
+    """1,000 idle connections against a cap of 100: threads stay flat, exporters still get in."""
+    with ReceiverProcess(db, "--max-connections", "100", "--header-timeout", "60") as server:
+        assert server.process is not None
+        before = threads_of(server.process.pid)
+        held = open_idle(server.port, 1000)
+        try:
+            time.sleep(0.5)
+            assert threads_of(server.process.pid) <= before + 2
+            # At the cap, each new connection replaces the longest-idle one.
+            exporter = OTLPSpanExporter(endpoint=server.endpoint, timeout=10)
+            batch = spans(20, "through")
+            assert exporter.export(batch) == SpanExportResult.SUCCESS
+            exporter.shutdown()  # type: ignore[no-untyped-call]
+            alive = sum(not closed_by_server(s, 0.01) for s in held)
+            assert alive <= 100
+        finally:
+            for sock in held:
+                sock.close()
+        assert server.stop() == 0
+    assert set(stored(db)) == ids(batch)
+
+
+def test_headers_that_trickle_are_cut_at_the_header_timeout(db: Path) -> None:
+    """A request line and headers sent a byte at a time are cut after --header-timeout."""
+    with ReceiverProcess(db, "--header-timeout", "1") as server:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        started = time.monotonic()
+        cut = False
+        for byte in b"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: app":
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                cut = True
+                break
+            if closed_by_server(sock, 0.2):
+                cut = True
+                break
+        assert cut and time.monotonic() - started < 4
+        sock.close()
+
+
+def test_a_trickled_body_gets_408_and_never_blocks_other_exporters(db: Path) -> None:
+    """64 authenticated clients trickling bodies hold no processing slot: exporters get 200."""
+    token = "s3cret"
+    with ReceiverProcess(
+        db,
+        "--token",
+        token,
+        "--max-in-flight",
+        "2",
+        "--body-timeout",
+        "3",
+    ) as server:
+        auth = {"Authorization": f"Bearer {token}"}
+        head = (
+            f"POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Length: 5000\r\n\r\n"
+        ).encode()
+        slow = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(64)]
+        for sock in slow:
+            sock.sendall(head + b"\x0a")
+        try:
+            exporter = OTLPSpanExporter(endpoint=server.endpoint, headers=auth, timeout=10)
+            sent: set[tuple[str, str]] = set()
+            for round_ in range(5):
+                batch = spans(10, f"r{round_}")
+                started = time.monotonic()
+                assert exporter.export(batch) == SpanExportResult.SUCCESS
+                assert time.monotonic() - started < 2
+                sent |= ids(batch)
+            exporter.shutdown()  # type: ignore[no-untyped-call]
+            answer = slow[0]
+            answer.settimeout(6)
+            assert answer.recv(64).startswith(b"HTTP/1.1 408")
+        finally:
+            for sock in slow:
+                sock.close()
+        assert server.stop() == 0
+    assert set(stored(db)) == sent
+
+
+def test_oversized_headers_get_431(db: Path) -> None:
+    with ReceiverProcess(db) as server:
+        response = requests.post(
+            server.endpoint, data=b"", headers={**PROTO, "X-Big": "a" * 100_000}, timeout=10
+        )
+        assert response.status_code == 431
+
+
+def test_a_flood_that_never_backs_off_costs_a_well_behaved_exporter_nothing(db: Path) -> None:
+    """Flooders hammer a 2-slot receiver; the official exporter's 40 batches all succeed."""
+    stop = threading.Event()
+    flood_body = encode_spans(spans(200, "flood")).SerializeToString()
+    answers: list[int] = []
+
+    def flood(endpoint: str) -> None:
+        with requests.Session() as session:
+            while not stop.is_set():
+                try:
+                    answers.append(
+                        session.post(
+                            endpoint, data=flood_body, headers=PROTO, timeout=30
+                        ).status_code
+                    )
+                except requests.RequestException:
+                    answers.append(0)
+
+    with ReceiverProcess(db, "--max-in-flight", "2") as server:
+        workers = [threading.Thread(target=flood, args=(server.endpoint,)) for _ in range(16)]
+        for worker in workers:
+            worker.start()
+        try:
+            time.sleep(1)
+            exporter = OTLPSpanExporter(endpoint=server.endpoint, timeout=10)
+            sent: set[tuple[str, str]] = set()
+            results = []
+            for round_ in range(40):
+                batch = spans(25, f"exporter-{round_}")
+                results.append(exporter.export(batch))
+                sent |= ids(batch)
+            exporter.shutdown()  # type: ignore[no-untyped-call]
+        finally:
+            stop.set()
+            for worker in workers:
+                worker.join()
+        assert results == [SpanExportResult.SUCCESS] * 40
+        assert server.stop() == 0
+    kept = stored(db)
+    assert len(kept) == len(set(kept))  # the flood's repeats are stored once
+    assert sent <= set(kept)
+    assert answers.count(200) > 40  # the flood was served too, not just refused
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    yield
