@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import contextlib
+import functools
 import itertools
 import json
 import math
@@ -26,12 +28,14 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, InstrumentationScope, KeyValue
+from opentelemetry.proto.resource.v1.resource_pb2 import Resource
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from .errors import IngestError
 from .records import (
@@ -101,6 +105,8 @@ _SPAN_ID_OK: Final = re.compile(r"[0-9a-f]{16}").fullmatch
 _ZERO_TRACE_ID: Final = "0" * 32
 _ZERO_SPAN_ID: Final = "0" * 16
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")
+_MAX_INT_DIGITS: Final = len(str(_UINT64_MAX))
+"""Digits of the widest OTLP integer (uint64): more, after leading zeros, is out of range."""
 # What Go's strconv.ParseFloat accepts for a quoted double, minus hex floats.
 _FLOAT_RE: Final = re.compile(
     r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)",
@@ -312,26 +318,49 @@ def _json_type(value: Any) -> str:
 
 
 def _json_int(value: Any, what: str, lo: int, hi: int) -> int:
-    """An integer sent as a JSON number or a decimal string (proto3 JSON allows both)."""
+    """An integer sent as a JSON number or a decimal string (proto3 JSON allows both).
+
+    A string is never handed to ``int()`` whole: Python refuses to convert
+    more than 4,300 digits (``sys.get_int_max_str_digits``) with a
+    ``ValueError``, and no OTLP integer needs more than 20. Leading zeros are
+    dropped first, as Go's ``strconv`` reads ``"007"`` as 7.
+    """
     if type(value) is int:
         number = value
-    elif type(value) is str and value.isascii() and value.isdigit():
-        number = int(value)  # the common case: a plain decimal string
-    elif isinstance(value, str):
-        if not _INT_RE.fullmatch(value):
+    elif type(value) is str:
+        if not (value.isascii() and value.isdigit()) and not _INT_RE.fullmatch(value):
             raise _Bad(Reason.INVALID_VALUE, f"{what} {value[:40]!r} is not an integer")
-        number = int(value)
+        digits = value.lstrip("+-").lstrip("0")
+        if len(digits) > _MAX_INT_DIGITS:
+            raise _Bad(
+                Reason.INVALID_VALUE,
+                f"{what} {value[:24]!r}{'...' if len(value) > 24 else ''} is an integer of "
+                f"{len(digits)} digits, out of range [{lo}, {hi}]",
+            )
+        number = -int(digits or "0") if value[0] == "-" else int(digits or "0")
     else:
         raise _Bad(Reason.WRONG_TYPE, f"{what} must be an integer, got {_json_type(value)}")
     if not lo <= number <= hi:
-        raise _Bad(Reason.INVALID_VALUE, f"{what} {number} is out of range [{lo}, {hi}]")
+        raise _Bad(
+            Reason.INVALID_VALUE, f"{what} {_int_excerpt(number)} is out of range [{lo}, {hi}]"
+        )
     return number
+
+
+def _int_excerpt(number: int) -> str:
+    """``number`` in decimal, or its size when its digits are too many to be worth reading."""
+    if -(10**40) < number < 10**40:
+        return str(number)
+    # Counted from the bits: str() of a JSON number literal is bounded by the
+    # parser's own 4,300-digit limit, but the detail needs none of them.
+    return f"(an integer of about {int(number.bit_length() * math.log10(2)) + 1} digits)"
 
 
 def _json_uint64(value: Any, what: str) -> int:
     if value is None:
         return 0
-    if type(value) is str and value.isascii() and value.isdigit():
+    # The common case: a plain decimal string no longer than uint64's.
+    if type(value) is str and len(value) <= _MAX_INT_DIGITS and value.isascii() and value.isdigit():
         number = int(value)
         if number <= _UINT64_MAX:
             return number
@@ -505,7 +534,12 @@ class _JsonValues:
                         raise bad
                 return payload, True
             payload = value.get("intValue")
-            if type(payload) is str and payload.isascii() and payload.isdigit():
+            if (
+                type(payload) is str
+                and len(payload) <= _MAX_INT_DIGITS
+                and payload.isascii()
+                and payload.isdigit()
+            ):
                 number = int(payload)
                 if number <= _INT64_MAX:
                     return str(number), False
@@ -740,6 +774,7 @@ def iter_json_request(
     line: int | None = None,
     byte_offset: int | None = None,
     check_surrogates: bool = True,
+    repeated_keys: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Iterator[Item]:
     """Yield a row or a rejection for every span in a parsed OTLP JSON request.
 
@@ -747,9 +782,12 @@ def iter_json_request(
     rows. ``check_surrogates`` re-checks strings for JSON ``\\ud800``-style
     escapes that decode to text DuckDB cannot store; callers that know the raw
     text has no ``\\u`` escape of a surrogate can switch it off for speed.
+    ``repeated_keys`` (from :func:`parse_json_text`) names the objects that
+    repeat a key: the record holding one is quarantined as ``duplicate_key``.
     """
     values = _JsonValues(limits)
     span_index = 0
+    repeated = repeated_keys or None
 
     def reject_unit(bad: _Bad) -> Rejection:
         return Rejection(
@@ -768,6 +806,8 @@ def iter_json_request(
         )
         return
     try:
+        if repeated:
+            _check_keys(request, repeated, "the request", _REQUEST_PARTS)
         resource_spans = _expect_list(
             _get(request, "resourceSpans", "resource_spans"), "resourceSpans"
         )
@@ -781,6 +821,8 @@ def iter_json_request(
         # unreadable the enclosing object is one quarantined record.
         try:
             rs_obj = _expect_obj(rs, "resourceSpans entry")
+            if repeated:
+                _check_keys(rs_obj, repeated, "resourceSpans entry", _RESOURCE_SPANS_PARTS)
             scope_groups = _expect_list(_get(rs_obj, "scopeSpans", "scope_spans"), "scopeSpans")
             legacy = _get(rs_obj, "instrumentationLibrarySpans", "instrumentation_library_spans")
             if legacy is not None:
@@ -799,6 +841,8 @@ def iter_json_request(
         service_name = ""
         try:
             resource = _expect_obj(rs_obj.get("resource"), "resource")
+            if repeated:
+                _check_keys(resource, repeated, "resource")
             resource_attributes, service_name = values.attributes(
                 resource.get("attributes"), "resource attributes"
             )
@@ -810,6 +854,8 @@ def iter_json_request(
         for ss in scope_groups:
             try:
                 ss_obj = _expect_obj(ss, "scopeSpans entry")
+                if repeated:
+                    _check_keys(ss_obj, repeated, "scopeSpans entry", _SCOPE_SPANS_PARTS)
                 spans = _expect_list(ss_obj.get("spans"), "spans")
             except _Bad as bad:
                 yield Rejection(
@@ -830,6 +876,8 @@ def iter_json_request(
                             ss_obj, "instrumentationLibrary", "instrumentation_library"
                         )
                     scope_obj = _expect_obj(scope_raw, "scope")
+                    if repeated:
+                        _check_keys(scope_obj, repeated, "scope")
                     scope_attributes = values.encode(
                         scope_obj.get("attributes"), "scope attributes"
                     )
@@ -851,6 +899,8 @@ def iter_json_request(
                     if scope_error is not None:
                         raise scope_error
                     assert scope is not None
+                    if repeated:
+                        _check_keys(span, repeated, "span")
                     row = _json_span(span, scope, values, position)
                     if check_surrogates and _row_has_lone_surrogate(row):
                         raise _Bad(
@@ -871,6 +921,58 @@ def iter_json_request(
                     )
                     continue
                 yield row
+
+
+# Members of the request, a resourceSpans and a scopeSpans entry that are
+# records (or hold records) of their own: a repeat inside one is charged there.
+_REQUEST_PARTS: Final = frozenset({"resourceSpans", "resource_spans"})
+_RESOURCE_SPANS_PARTS: Final = frozenset(
+    {
+        "resource",
+        "scopeSpans",
+        "scope_spans",
+        "instrumentationLibrarySpans",
+        "instrumentation_library_spans",
+    }
+)
+_SCOPE_SPANS_PARTS: Final = frozenset(
+    {"scope", "instrumentationLibrary", "instrumentation_library", "spans"}
+)
+_NO_PARTS: Final[frozenset[str]] = frozenset()
+
+
+def _check_keys(
+    obj: Any,
+    repeated: Mapping[int, tuple[str, ...]],
+    where: str,
+    parts: frozenset[str] = _NO_PARTS,
+) -> None:
+    """Raise ``duplicate_key`` if ``obj`` or any object in it names a key twice.
+
+    RFC 8259 leaves the meaning of such an object to the parser; Python's
+    ``json`` and orjson keep the last value, protobuf's JSON parser refuses
+    the message, the Collector's reader merges or overwrites field by field.
+    Storing any one of the values would guess, so the record is quarantined.
+    Members named in ``parts`` are checked as records of their own.
+    """
+    stack: list[tuple[Any, str, frozenset[str]]] = [(obj, where, parts)]
+    while stack:
+        value, path, skip = stack.pop()
+        children: list[tuple[Any, str, frozenset[str]]]
+        if type(value) is dict:
+            keys = repeated.get(id(value))
+            if keys:
+                raise _Bad(
+                    Reason.DUPLICATE_KEY,
+                    f"{path} has the key {keys[0][:64]!r} more than once: JSON object keys "
+                    "must be unique, or which value is meant is ambiguous (RFC 8259)",
+                )
+            children = [(v, f"{path}.{k}", _NO_PARTS) for k, v in value.items() if k not in skip]
+        elif type(value) is list:
+            children = [(v, f"{path}[{i}]", _NO_PARTS) for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(children))  # depth first, in document order
 
 
 def _span_rejection(
@@ -1018,6 +1120,7 @@ def _json_span(span: Any, scope: _Scope, values: _JsonValues, position: Position
 
 _orjson_loads: Final = orjson.loads
 _OrjsonError: Final = orjson.JSONDecodeError
+_OrjsonEncodeError: Final = orjson.JSONEncodeError
 
 
 class _NonJsonConstant(ValueError):
@@ -1033,12 +1136,20 @@ def _may_hold_surrogate_escape(text: str) -> bool:
 
 
 def parse_json_text(
-    data: bytes, position: Position, limits: DecodeLimits, *, allow_constants: bool = False
+    data: bytes,
+    position: Position,
+    limits: DecodeLimits,
+    *,
+    allow_constants: bool = False,
+    repeated_keys: dict[int, tuple[str, ...]] | None = None,
 ) -> tuple[Any, bool] | Rejection:
     """bytes -> (parsed JSON, may hold surrogate escapes) or a Rejection saying why not.
 
     ``allow_constants`` accepts bare ``NaN`` / ``Infinity`` (Python's
-    ``json.dumps`` writes them; strict JSON and Go never do).
+    ``json.dumps`` writes them; strict JSON and Go never do). With a
+    ``repeated_keys`` dict, every object that names a key twice is entered
+    in it (``id()`` of the object -> the repeated keys); the object keeps
+    the last value, as always.
     """
     excerpt = data[: limits.excerpt_bytes]
     try:
@@ -1054,7 +1165,9 @@ def parse_json_text(
         text = text[1:]  # a UTF-8 byte-order mark some editors write
     try:
         constants = None if allow_constants else _reject_constant
-        return json.loads(text, parse_constant=constants), _may_hold_surrogate_escape(text)
+        hook = None if repeated_keys is None else _keeping_repeats(repeated_keys)
+        value = json.loads(text, parse_constant=constants, object_pairs_hook=hook)
+        return value, _may_hold_surrogate_escape(text)
     except json.JSONDecodeError as error:
         # Cut off: the parser ran out of text, or a string never closed (it
         # would be closed later in the text otherwise).
@@ -1111,6 +1224,9 @@ class ParsedJson:
     ``fast`` means orjson parsed ``data``; otherwise the ``json`` module did,
     and ``maybe_surrogates`` says whether the text may hold ``\\ud800``-style
     escapes (orjson refuses those, so its results never hold them).
+    ``repeated_keys`` maps ``id()`` of every object in ``value`` that named a
+    key more than once to those keys (only ``json`` can see them: both
+    parsers keep the last value); a fast unit has none.
     """
 
     value: Any
@@ -1118,6 +1234,7 @@ class ParsedJson:
     position: Position
     fast: bool
     maybe_surrogates: bool = False
+    repeated_keys: Mapping[int, tuple[str, ...]] | None = None
 
 
 def parse_json(data: bytes, position: Position, limits: DecodeLimits) -> ParsedJson | Rejection:
@@ -1127,15 +1244,74 @@ def parse_json(data: bytes, position: Position, limits: DecodeLimits) -> ParsedJ
     (syntax errors, invalid UTF-8, a byte-order mark, lone surrogate escapes,
     ``NaN``, numbers beyond a double) is handed to :func:`parse_json_text`,
     which accepts what it always accepted and words every rejection as before.
+    So is a text that may name a key twice in one object (orjson keeps the
+    last value without a word), so that the repeats are known.
     """
     try:
-        return ParsedJson(_orjson_loads(data), data, position, fast=True)
+        value = _orjson_loads(data)
     except _OrjsonError:
-        pass
-    parsed = parse_json_text(data, position, limits)
+        value = _UNREAD
+    else:
+        if not _may_repeat_keys(data, value):
+            return ParsedJson(value, data, position, fast=True)
+    repeated: dict[int, tuple[str, ...]] = {}
+    parsed = parse_json_text(data, position, limits, repeated_keys=repeated)
+    if value is not _UNREAD and (isinstance(parsed, Rejection) or not repeated):
+        # No key repeats after all, or json refuses what orjson read (nesting
+        # near Python's recursion limit): orjson's reading stands.
+        return ParsedJson(value, data, position, fast=True)
     if isinstance(parsed, Rejection):
         return parsed
-    return ParsedJson(parsed[0], data, position, fast=False, maybe_surrogates=parsed[1])
+    return ParsedJson(
+        parsed[0],
+        data,
+        position,
+        fast=False,
+        maybe_surrogates=parsed[1],
+        repeated_keys=repeated or None,
+    )
+
+
+_UNREAD: Final = object()
+
+
+def _may_repeat_keys(data: bytes, value: Any) -> bool:
+    """Whether the JSON text ``data``, which orjson read as ``value``, may repeat a key.
+
+    Written back by orjson, ``value`` has one ``:`` per key it kept plus the
+    ``:`` inside its strings. ``data`` has one per key it sent plus the same
+    ``:`` inside strings, less those it escaped as ``\\u003a``; so with those
+    added back, more colons in ``data`` means a key was dropped, and equal
+    counts mean none was. Never a false "no".
+
+    Exporters write compact JSON as orjson does, so the usual cost is one
+    ``orjson.dumps`` (about a quarter of the parse's time) and a comparison.
+    """
+    try:
+        written = _orjson_dumps(value)
+    except _OrjsonEncodeError:  # nesting orjson reads (1,024 levels) but will not write (254)
+        return True
+    if data.startswith(written):
+        return False  # orjson's own text (and a newline): every key was kept
+    colons = data.count(b":")
+    # Any JSON text escapes at least the characters orjson escapes, each
+    # with a backslash: without extra backslashes there is no \u003a either.
+    if data.count(b"\\") != written.count(b"\\") and b"u003" in data:
+        colons += data.count(b"\\u003a") + data.count(b"\\u003A")
+    return colons != written.count(b":")
+
+
+def _keeping_repeats(found: dict[int, tuple[str, ...]]) -> Callable[[list[Any]], dict[str, Any]]:
+    """A ``json`` object hook that builds the dict as ``json`` does and notes repeated keys."""
+
+    def pairs_to_dict(pairs: list[Any]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            counts = collections.Counter(key for key, _ in pairs)
+            found[id(obj)] = tuple(key for key, count in counts.items() if count > 1)
+        return obj
+
+    return pairs_to_dict
 
 
 def iter_parsed_request(
@@ -1162,6 +1338,7 @@ def iter_parsed_request(
             line=line,
             byte_offset=byte_offset,
             check_surrogates=parsed.maybe_surrogates,
+            repeated_keys=parsed.repeated_keys,
         )
         return
     done = 0
@@ -1314,27 +1491,50 @@ def iter_proto_request(
     byte_offset: int | None = None,
 ) -> Iterator[Item]:
     """Yield a row or a rejection for every span of a decoded protobuf request."""
+    return _iter_proto(request, limits=limits, byte_offset=byte_offset, lenient=False)
+
+
+def _iter_proto(
+    request: Any, *, limits: DecodeLimits, byte_offset: int | None, lenient: bool
+) -> Iterator[Item]:
+    """:func:`iter_proto_request` over a strict request, or a :func:`_lenient_classes` one.
+
+    A lenient request holds its strings as bytes: each resource, scope and
+    span is checked for UTF-8 and turned into its OTLP message on its own,
+    so invalid text quarantines only what holds it.
+    """
     values = _ProtoValues(limits)
     span_index = 0
     for rs in request.resource_spans:
         resource_error: _Bad | None = None
         resource_attributes: Mapping[str, str] = EMPTY_ATTRIBUTES
         service_name = ""
-        try:
-            resource_attributes, service_name = values.attributes(rs.resource.attributes)
-        except _Bad as bad:
-            resource_error = _Bad(bad.reason, "resource: " + bad.detail)
+        resource = rs.resource
+        if lenient:
+            resource, problem = _strict_message(resource, Resource)
+            if problem is not None:
+                resource_error = _Bad(Reason.INVALID_UTF8, f"resource: {problem}")
+        if resource_error is None:
+            try:
+                resource_attributes, service_name = values.attributes(resource.attributes)
+            except _Bad as bad:
+                resource_error = _Bad(bad.reason, "resource: " + bad.detail)
         for ss in rs.scope_spans:
             scope_error = resource_error
             scope: _Scope | None = None
+            scope_message = ss.scope
+            if lenient and scope_error is None:
+                scope_message, problem = _strict_message(scope_message, InstrumentationScope)
+                if problem is not None:
+                    scope_error = _Bad(Reason.INVALID_UTF8, f"scope: {problem}")
             if scope_error is None:
                 try:
-                    scope_attributes, _ = values.attributes(ss.scope.attributes)
+                    scope_attributes, _ = values.attributes(scope_message.attributes)
                     scope = _Scope(
                         resource_attributes,
                         service_name,
-                        ss.scope.name,
-                        ss.scope.version,
+                        scope_message.name,
+                        scope_message.version,
                         scope_attributes,
                     )
                 except _Bad as bad:
@@ -1342,9 +1542,14 @@ def iter_proto_request(
             for span in ss.spans:
                 position = Position(byte_offset=byte_offset, span_index=span_index)
                 span_index += 1
+                problem = None
+                if lenient:
+                    span, problem = _strict_message(span, Span)
                 try:
                     if scope_error is not None:
                         raise scope_error
+                    if problem is not None:
+                        raise _Bad(Reason.INVALID_UTF8, problem)
                     assert scope is not None
                     yield _proto_span(span, scope, values, position)
                 except _Bad as bad:
@@ -1356,6 +1561,115 @@ def iter_proto_request(
                         trace_id=span.trace_id.hex() if len(span.trace_id) == 16 else "",
                         span_id=span.span_id.hex() if len(span.span_id) == 8 else "",
                     )
+
+
+# proto3 requires string fields to hold UTF-8, and the protobuf runtime refuses
+# a whole message when one does not: one span with a broken name would cost
+# every span of its request. Such a request is parsed again with each string
+# field declared as bytes (the wire format is the same), and each resource,
+# scope and span is then checked and converted on its own.
+
+
+@dataclass(frozen=True, slots=True)
+class _Lenient:
+    """``ExportTraceServiceRequest`` with ``bytes`` for ``string``, and which fields those are."""
+
+    request: Callable[[], Message]
+    string_fields: frozenset[str]
+    """Full names (``opentelemetry.proto.trace.v1.Span.name``) of the OTLP string fields."""
+
+
+@functools.cache
+def _lenient_classes() -> _Lenient:
+    """Built on first use: only a request with invalid UTF-8 ever needs it."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+    pool = descriptor_pool.DescriptorPool()
+    string_fields: set[str] = set()
+    added: set[str] = set()
+
+    def relax(messages: Any, scope: str) -> None:
+        for message in messages:
+            name = f"{scope}.{message.name}" if scope else message.name
+            for field in message.field:
+                if field.type == descriptor_pb2.FieldDescriptorProto.TYPE_STRING:
+                    field.type = descriptor_pb2.FieldDescriptorProto.TYPE_BYTES
+                    string_fields.add(f"{name}.{field.name}")
+            relax(message.nested_type, name)
+
+    def add(file: Any) -> None:
+        if file.name in added:
+            return
+        for dependency in file.dependencies:
+            add(dependency)
+        proto = descriptor_pb2.FileDescriptorProto()
+        file.CopyToProto(proto)
+        relax(proto.message_type, proto.package)
+        pool.AddSerializedFile(proto.SerializeToString())
+        added.add(file.name)
+
+    add(ExportTraceServiceRequest.DESCRIPTOR.file)
+    descriptor = pool.FindMessageTypeByName(ExportTraceServiceRequest.DESCRIPTOR.full_name)
+    return _Lenient(message_factory.GetMessageClass(descriptor), frozenset(string_fields))
+
+
+_M = TypeVar("_M", bound=Message)
+
+
+def _strict_message(lenient: Any, kind: type[_M]) -> tuple[_M, str | None]:
+    """A lenient message as its OTLP ``kind``, and where its first invalid UTF-8 text is.
+
+    Invalid text is replaced by ``\\xNN`` escapes in the returned message,
+    which only serves as the quarantine excerpt then.
+    """
+    copy = type(lenient)()
+    copy.CopyFrom(lenient)
+    problem = _repair_text(copy, "", _lenient_classes().string_fields)
+    return kind.FromString(copy.SerializeToString()), problem
+
+
+def _is_repeated(field: Any) -> bool:
+    """``is_repeated`` where the protobuf runtime has it (``label`` is gone in protobuf 7)."""
+    repeated = getattr(field, "is_repeated", None)
+    if repeated is None:
+        return bool(field.label == field.LABEL_REPEATED)
+    return bool(repeated)
+
+
+def _item_label(item: Any, index: int) -> str:
+    """An attribute (``KeyValue``) by its key when that is text, anything else by index."""
+    if isinstance(item, Message) and item.DESCRIPTOR.full_name == KeyValue.DESCRIPTOR.full_name:
+        with contextlib.suppress(UnicodeDecodeError):
+            return repr(item.key.decode("utf-8"))
+    return str(index)
+
+
+def _repair_text(message: Any, path: str, string_fields: frozenset[str]) -> str | None:
+    """Escape invalid UTF-8 in ``message``'s string fields in place; describe the first one."""
+    first: str | None = None
+    for field, value in message.ListFields():
+        where = f"{path}.{field.name}" if path else field.name
+        repeated = _is_repeated(field)
+        items = list(value) if repeated else [value]
+        for index, item in enumerate(items):
+            at = f"{where}[{_item_label(item, index)}]" if repeated else where
+            if field.full_name in string_fields:
+                try:
+                    item.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    fixed = item.decode("utf-8", "backslashreplace").encode("utf-8")
+                    if repeated:
+                        value[index] = fixed
+                    else:
+                        setattr(message, field.name, fixed)
+                    first = first or (
+                        f"{at} is not UTF-8 text (byte {error.start}: {error.reason}), "
+                        "as protobuf requires of a string"
+                    )
+            elif field.message_type is not None:
+                found = _repair_text(item, at, string_fields)
+                first = first or found
+    return first
 
 
 def _proto_span(span: Any, scope: _Scope, values: _ProtoValues, position: Position) -> SpanRow:
@@ -1417,12 +1731,19 @@ def decode_proto_bytes(
     try:
         request.ParseFromString(data)
     except (DecodeError, RecursionError, ValueError) as error:
-        yield Rejection(
-            Reason.INVALID_PROTOBUF,
-            f"not an OTLP ExportTraceServiceRequest: {error}"[:300],
-            data[: limits.excerpt_bytes],
-            position,
-        )
+        # Perhaps only text that is not UTF-8: then only what holds it is bad.
+        lenient = _lenient_classes().request()
+        try:
+            lenient.ParseFromString(data)
+        except (DecodeError, RecursionError, ValueError):
+            yield Rejection(
+                Reason.INVALID_PROTOBUF,
+                f"not an OTLP ExportTraceServiceRequest: {error}"[:300],
+                data[: limits.excerpt_bytes],
+                position,
+            )
+            return
+        yield from _iter_proto(lenient, limits=limits, byte_offset=byte_offset, lenient=True)
         return
     yield from iter_proto_request(request, limits=limits, byte_offset=byte_offset)
 

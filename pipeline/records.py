@@ -77,6 +77,9 @@ class Reason(StrEnum):
     """A trace or span id that is missing, not hex, the wrong length or all zero."""
     INVALID_VALUE = "invalid_value"
     """A number out of range, bad base64, an unknown enum name."""
+    DUPLICATE_KEY = "duplicate_key"
+    """A JSON object that names one key twice (``{"name": "a", "name": "b"}``): which value
+    the sender meant is ambiguous, so neither is stored."""
     INVALID_PROTOBUF = "invalid_protobuf"
     """Bytes that do not decode as an ``ExportTraceServiceRequest``."""
     UNRECOGNIZED_FORMAT = "unrecognized_format"

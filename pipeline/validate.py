@@ -343,7 +343,9 @@ def _typed(value: Any) -> TypedValue:
         if name in _MEMBERS and member is not None:
             kind, payload = _MEMBERS[name], member
     if kind == "int":
-        if isinstance(payload, str) and _INT_TEXT.fullmatch(payload):
+        # int() refuses a text of more than 4,300 digits (a ValueError); the
+        # decoder quarantines such a value anyway, so it is shown as sent.
+        if isinstance(payload, str) and _INT_TEXT.fullmatch(payload) and len(payload) <= 64:
             return ("int", int(payload))
         return ("int", payload)
     if kind == "array":

@@ -582,6 +582,50 @@ class TestCommandLine:
         assert "spans" in captured.err and "a.jsonl" in captured.err
         assert "50 spans accepted" in captured.out
 
+    def test_a_timestamp_of_5000_digits_is_quarantined_and_its_neighbours_land(
+        self, tmp_path: Path
+    ) -> None:
+        """The command, run as a process, quarantines the span and exits 0 without a traceback."""
+
+        def line(span_id: str, start: str) -> bytes:
+            span = {
+                "traceId": "5b8efff798038103d269b633813fc60c",
+                "spanId": span_id,
+                "name": "s",
+                "startTimeUnixNano": start,
+                "endTimeUnixNano": "1700000000000001000",
+            }
+            request = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+            return json.dumps(request).encode() + b"\n"
+
+        path = tmp_path / "huge.jsonl"
+        path.write_bytes(
+            line("00000000000000a1", "1700000000000000000")
+            + line("00000000000000a2", "9" * 5000)
+            + line("00000000000000a3", "1700000000000000000")
+        )
+        db = tmp_path / "cli.duckdb"
+        result = subprocess.run(
+            [sys.executable, "-m", "recurscope.cli", "ingest", "--db", str(db), str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        # Exit 0: every source was read, quarantined records included (docs/ingest.md).
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "2 spans accepted" in result.stdout and "1 quarantined" in result.stdout
+        with Store.open(db, read_only=True) as store:
+            assert store.query("SELECT SpanId FROM otel_traces ORDER BY SpanId") == [
+                ("00000000000000a1",),
+                ("00000000000000a3",),
+            ]
+            ((reason, line_number, span_id, detail),) = store.query(
+                "SELECT Reason, Line, SpanId, Detail FROM quarantine"
+            )
+        assert (reason, line_number, span_id) == ("invalid_value", 2, "00000000000000a2")
+        assert isinstance(detail, str) and "5000 digits" in detail
+
     def test_no_progress_bar_when_stderr_is_not_a_terminal(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -36,6 +36,8 @@ REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "otlp
 
 TRACE = "5b8efff798038103d269b633813fc60c"
 SPAN = "eee19b7ec3c1b174"
+HUGE_DIGITS = "1234567890" * 500
+"""5,000 digits: more than Python's int() converts from text (4,300)."""
 
 
 def request(*spans: dict[str, Any], resource: Any = None, scope: Any = None) -> dict[str, Any]:
@@ -60,6 +62,16 @@ def span(**fields: Any) -> dict[str, Any]:
     }
     base.update(fields)
     return {key: value for key, value in base.items() if value is not ...}
+
+
+MARK = "bad-broken-text"
+"""Stands for invalid text in protobuf built with the proto classes (which refuse it)."""
+
+
+def broken(data: bytes) -> bytes:
+    """Serialized protobuf with every :data:`MARK` made invalid UTF-8, at the same length."""
+    assert MARK.encode() in data
+    return data.replace(MARK.encode(), b"bad-\xff\xfeoken-text")
 
 
 def decode(obj: Any, limits: DecodeLimits | None = None) -> list[SpanRow | Rejection]:
@@ -645,6 +657,162 @@ class TestBadInput:
         assert isinstance(rejection, Rejection)
         assert rejection.reason == reason, rejection.detail
 
+    @pytest.mark.parametrize(
+        "override",
+        [
+            {"startTimeUnixNano": HUGE_DIGITS},
+            {"endTimeUnixNano": "+" + HUGE_DIGITS},
+            {"events": [{"timeUnixNano": HUGE_DIGITS, "name": "e"}]},
+            {"attributes": [{"key": "k", "value": {"intValue": HUGE_DIGITS}}]},
+            {"attributes": [{"key": "k", "value": {"int_value": "-" + HUGE_DIGITS}}]},
+            {"attributes": [{"key": "k", "value": {"intValue": HUGE_DIGITS, "x": 1}}]},
+            {
+                "attributes": [
+                    {"key": "k", "value": {"arrayValue": {"values": [{"intValue": HUGE_DIGITS}]}}}
+                ]
+            },
+            {
+                "attributes": [
+                    {
+                        "key": "k",
+                        "value": {
+                            "kvlistValue": {
+                                "values": [{"key": "n", "value": {"intValue": HUGE_DIGITS}}]
+                            }
+                        },
+                    }
+                ]
+            },
+            {"kind": HUGE_DIGITS},
+            {"kind": "-" + HUGE_DIGITS},
+            {"status": {"code": HUGE_DIGITS}},
+        ],
+    )
+    def test_an_integer_string_of_thousands_of_digits_quarantines_its_span(
+        self, override: dict[str, Any]
+    ) -> None:
+        """Past int()'s 4,300-digit limit, a decimal string is invalid_value (ingest and serve)."""
+        data = json.dumps(request(span(**override), span(spanId="00000000000000aa"))).encode()
+        body = decode_request_body(data, content_type="application/json")
+        for items in (list(decode_json_bytes(data)), [*body.rejections, *body.rows]):
+            assert [type(i) for i in items] == [Rejection, SpanRow]
+            rejection = items[0]
+            assert isinstance(rejection, Rejection)
+            assert rejection.reason == Reason.INVALID_VALUE
+            assert "5000 digits, out of range" in rejection.detail
+            assert len(rejection.detail) < 200
+
+    def test_leading_zeros_do_not_count_as_digits(self) -> None:
+        """Zeros before an integer's digits are read as Go reads them, however many."""
+        row = only_row(
+            request(
+                span(
+                    startTimeUnixNano="0" * 5000 + "1700000000000000000",
+                    attributes=[{"key": "k", "value": {"intValue": "-" + "0" * 5000 + "7"}}],
+                )
+            )
+        )
+        assert row.start_time_unix_nano == 1_700_000_000_000_000_000
+        assert row.attributes == {"k": "-7"}
+
+    @pytest.mark.parametrize(
+        ("before", "after", "where"),
+        [
+            ('"name":"s"', '"name":"s","name":"t"', "span"),
+            ('"kind":1', '"kind":1,"kind":2', "span"),
+            (
+                '{"stringValue":"v"}',
+                '{"stringValue":"v","stringValue":"w"}',
+                "span.attributes[0].value",
+            ),
+            ('"key":"k"', '"key":"k","key":"j"', "span.attributes[0]"),
+            ('"events":[{', '"events":[{"name":"a",', "span.events[0]"),
+            ('"links":[{', '"links":[{"spanId":"eee19b7ec3c1b170",', "span.links[0]"),
+            ('"status":{', '"status":{"code":1,', "span.status"),
+        ],
+    )
+    def test_a_key_repeated_in_a_span_quarantines_that_span(
+        self, before: str, after: str, where: str
+    ) -> None:
+        """A span holding an object that names a key twice is duplicate_key; the next one lands."""
+        bad = span(
+            attributes=[{"key": "k", "value": {"stringValue": "v"}}],
+            events=[{"timeUnixNano": "1700000000000000500", "name": "e"}],
+            links=[{"traceId": TRACE, "spanId": "eee19b7ec3c1b171"}],
+            status={"code": 2, "message": "m"},
+        )
+        text = json.dumps(request(bad, span(spanId="00000000000000aa")), separators=(",", ":"))
+        assert before in text
+        data = text.replace(before, after, 1).encode()  # in the first span
+        body = decode_request_body(data, content_type="application/json")
+        for items in (list(decode_json_bytes(data)), [*body.rejections, *body.rows]):
+            assert [type(i) for i in items] == [Rejection, SpanRow]
+            rejection = items[0]
+            assert isinstance(rejection, Rejection)
+            assert rejection.reason == Reason.DUPLICATE_KEY
+            assert rejection.detail.startswith(f"{where} has the key ")
+            assert "more than once" in rejection.detail
+            assert (rejection.trace_id, rejection.position.span_index) == (TRACE, 0)
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            # The resource or scope: each span under it, counted per span.
+            (
+                '{"resourceSpans":[{"resource":{"attributes":[],"attributes":[]},'
+                '"scopeSpans":[{"spans":[A,B]}]},{"scopeSpans":[{"spans":[C]}]}]}',
+                [(0, "resource: resource has the key 'attributes'"), (1, "resource: "), (2, "")],
+            ),
+            (
+                '{"resourceSpans":[{"scopeSpans":[{"scope":{"name":"a","name":"b"},'
+                '"spans":[A,B]},{"spans":[C]}]}]}',
+                [(0, "scope: scope has the key 'name'"), (1, "scope: "), (2, "")],
+            ),
+            # An entry that lists spans twice: the entry is one record.
+            (
+                '{"resourceSpans":[{"scopeSpans":[{"spans":[A],"spans":[B]},{"spans":[C]}]}]}',
+                [(0, "scopeSpans entry has the key 'spans'"), (1, "")],
+            ),
+            (
+                '{"resourceSpans":[{"scopeSpans":[{"spans":[A]}],"scopeSpans":[]},'
+                '{"scopeSpans":[{"spans":[C]}]}]}',
+                [(0, "resourceSpans entry has the key 'scopeSpans'"), (1, "")],
+            ),
+            # The request itself: the line.
+            (
+                '{"resourceSpans":[{"scopeSpans":[{"spans":[A]}]}],"resourceSpans":[]}',
+                [(None, "the request has the key 'resourceSpans'")],
+            ),
+        ],
+    )
+    def test_a_key_repeated_above_the_spans_quarantines_what_it_belongs_to(
+        self, text: str, expected: list[tuple[int | None, str]]
+    ) -> None:
+        """Like other errors above the span level: per span under a resource or scope."""
+        for name, span_id in (("A", "a1"), ("B", "a2"), ("C", "a3")):
+            text = text.replace(name, json.dumps(span(spanId="00000000000000" + span_id)))
+        items = list(decode_json_bytes(text.encode()))
+        got = [
+            (item.position.span_index, item.detail if isinstance(item, Rejection) else "")
+            for item in items
+        ]
+        assert len(got) == len(expected)
+        for (index, detail), (want_index, want_detail) in zip(got, expected, strict=True):
+            assert index == want_index and detail.startswith(want_detail), (detail, want_detail)
+            if want_detail:
+                assert "more than once" in detail
+        reasons = {i.reason for i in items if isinstance(i, Rejection)}
+        assert reasons == {Reason.DUPLICATE_KEY}
+
+    def test_a_repeated_attribute_key_is_not_a_repeated_json_key(self) -> None:
+        """Two attributes named alike are two objects, each well-formed: the last value wins."""
+        attrs = [
+            {"key": "k", "value": {"stringValue": "1"}},
+            {"key": "k", "value": {"stringValue": "2"}},
+        ]
+        (row,) = decode_json_bytes(json.dumps(request(span(attributes=attrs))).encode())
+        assert isinstance(row, SpanRow) and row.attributes == {"k": "2"}
+
     def test_record_over_the_cap(self) -> None:
         """A record larger than max_record_bytes is quarantined unparsed."""
         data = json.dumps(request(span())).encode()
@@ -654,6 +822,100 @@ class TestBadInput:
     def test_invalid_protobuf(self) -> None:
         """Bytes that are not an ExportTraceServiceRequest become one INVALID_PROTOBUF record."""
         (rejection,) = decode_proto_bytes(b"\x0a\xff\xff\xff\xff\x0f")
+        assert isinstance(rejection, Rejection)
+        assert rejection.reason == Reason.INVALID_PROTOBUF
+
+    @pytest.mark.parametrize(
+        ("place", "path"),
+        [
+            ("name", "name"),
+            ("trace_state", "trace_state"),
+            ("attribute key", "attributes[0].key"),
+            ("attribute value", "attributes['k'].value.string_value"),
+            ("array item", "attributes['a'].value.array_value.values[0].string_value"),
+            ("event name", "events[0].name"),
+            ("link trace state", "links[0].trace_state"),
+            ("status message", "status.message"),
+        ],
+    )
+    def test_invalid_utf8_in_one_protobuf_span_quarantines_only_that_span(
+        self, place: str, path: str
+    ) -> None:
+        """Text that is not UTF-8 in one span is that span's invalid_utf8; its neighbours land."""
+        message = sdk_request(3)
+        spans = message.resource_spans[0].scope_spans[0].spans
+        victim = spans[1]
+        del victim.attributes[:], victim.events[:], victim.links[:]
+        if place == "name":
+            victim.name = MARK
+        elif place == "trace_state":
+            victim.trace_state = MARK
+        elif place == "attribute key":
+            victim.attributes.add(key=MARK, value=AnyValue(string_value="v"))
+        elif place == "attribute value":
+            victim.attributes.add(key="k", value=AnyValue(string_value=MARK))
+        elif place == "array item":
+            victim.attributes.add(key="k", value=AnyValue(int_value=1))
+            items = ArrayValue(values=[AnyValue(string_value=MARK)])
+            victim.attributes.add(key="a", value=AnyValue(array_value=items))
+        elif place == "event name":
+            victim.events.add(time_unix_nano=victim.start_time_unix_nano, name=MARK)
+        elif place == "link trace state":
+            victim.links.add(trace_id=victim.trace_id, span_id=spans[0].span_id, trace_state=MARK)
+        else:
+            victim.status.message = MARK
+        good = list(iter_proto_request(message))
+        body = broken(message.SerializeToString())
+
+        served = decode_request_body(body, content_type="application/x-protobuf")
+        for items in (list(decode_proto_bytes(body)), [*served.rows, *served.rejections]):
+            items.sort(key=lambda item: item.position.span_index or 0)
+            assert items[0] == good[0] and items[2] == good[2]
+            rejection = items[1]
+            assert isinstance(rejection, Rejection), rejection
+            assert rejection.reason == Reason.INVALID_UTF8
+            assert rejection.detail.startswith(f"{path} is not UTF-8 text (byte 4")
+            assert (rejection.trace_id, rejection.span_id) == (
+                victim.trace_id.hex(),
+                victim.span_id.hex(),
+            )
+            assert rejection.position.span_index == 1
+            assert "bad-\\\\xff\\\\xfeoken" in str(rejection.excerpt)  # shown, not dropped
+        assert served.records == 3
+
+    def test_invalid_utf8_in_a_protobuf_resource_quarantines_each_of_its_spans(self) -> None:
+        """A resource or scope with invalid text costs its own spans, not the other resources'."""
+        bad_resource = sdk_request(2, service_name=MARK)
+        bad_scope = sdk_request(2)
+        bad_scope.resource_spans[0].scope_spans[0].scope.version = MARK
+        fine = sdk_request(2)
+        # Concatenated requests are one request holding every resource (protobuf merges them).
+        body = b"".join(part.SerializeToString() for part in (fine, bad_resource, bad_scope, fine))
+        items = list(decode_proto_bytes(broken(body)))
+        assert [i.reason if isinstance(i, Rejection) else "row" for i in items] == [
+            "row",
+            "row",
+            Reason.INVALID_UTF8,
+            Reason.INVALID_UTF8,
+            Reason.INVALID_UTF8,
+            Reason.INVALID_UTF8,
+            "row",
+            "row",
+        ]
+        assert [i.detail for i in items[2:6] if isinstance(i, Rejection)] == [
+            "resource: attributes['service.name'].value.string_value is not UTF-8 text "
+            "(byte 4: invalid start byte), as protobuf requires of a string",
+        ] * 2 + [
+            "scope: version is not UTF-8 text (byte 4: invalid start byte), as protobuf "
+            "requires of a string",
+        ] * 2
+
+    def test_protobuf_that_is_not_only_bad_text_is_still_one_invalid_record(self) -> None:
+        """Reading strings as bytes does not make a truncated message readable."""
+        message = sdk_request(3)
+        message.resource_spans[0].scope_spans[0].spans[1].name = MARK
+        body = broken(message.SerializeToString())
+        (rejection,) = decode_proto_bytes(body[:-3])
         assert isinstance(rejection, Rejection)
         assert rejection.reason == Reason.INVALID_PROTOBUF
 

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,11 +28,14 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Sp
 
 from recurscope.pipeline import Reason, Rejection, SpanRow, Store, ingest
 from recurscope.pipeline.otlp import (
+    ParsedJson,
     _format_double_exact,
+    _may_repeat_keys,
     decode_json_bytes,
     format_double,
     iter_json_request,
     iter_proto_request,
+    parse_json,
     parse_json_text,
 )
 from recurscope.pipeline.records import DEFAULT_LIMITS, DecodeLimits, Position
@@ -283,6 +287,104 @@ def test_a_double_with_hundreds_of_digits_is_quarantined_not_a_crash() -> None:
     data = json.dumps(one_span_request([{"key": "d", "value": {"doubleValue": 10**400}}]))
     (item,) = decoded(data.encode())
     assert isinstance(item, Rejection) and item.reason == Reason.INVALID_VALUE
+
+
+# -- repeated keys: a json object hook is the oracle ------------------------------------
+
+# A JSON tree whose objects are lists of (key, value) pairs, so keys can repeat.
+_Node = Any
+_key_texts = st.sampled_from(["a", "b", "name", "k:v", 'q"', "\\", "é"])
+_leaf_texts = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"]) | st.sampled_from(':"\\\n'), max_size=8
+)
+_trees: st.SearchStrategy[_Node] = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), _leaf_texts),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3).map(lambda items: ("array", items)),
+        st.lists(st.tuples(_key_texts, children), max_size=4).map(lambda kvs: ("object", kvs)),
+    ),
+    max_leaves=10,
+).map(lambda node: ("object", [("root", node)]))
+
+
+def _written(node: _Node, ascii_only: bool, escape_colons: bool, space: str) -> str:
+    """``node`` as JSON text in one of the styles senders use."""
+    if isinstance(node, tuple):
+        kind, payload = node
+        if kind == "array":
+            items = (_written(item, ascii_only, escape_colons, space) for item in payload)
+            return "[" + ",".join(f"{space}{item}" for item in items) + "]"
+        members = (
+            f"{space}{_written(key, ascii_only, escape_colons, space)}{space}:{space}"
+            f"{_written(value, ascii_only, escape_colons, space)}"
+            for key, value in payload
+        )
+        return "{" + ",".join(members) + space + "}"
+    text = json.dumps(node, ensure_ascii=ascii_only)
+    if escape_colons and isinstance(node, str):
+        text = text.replace(":", "\\u003a")  # a ':' in a JSON string is always a literal
+    return text
+
+
+def _repeats(node: _Node) -> bool:
+    if not isinstance(node, tuple):
+        return False
+    kind, payload = node
+    if kind == "array":
+        return any(_repeats(item) for item in payload)
+    keys = [key for key, _ in payload]
+    return len(set(keys)) < len(keys) or any(_repeats(value) for _, value in payload)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    tree=_trees,
+    ascii_only=st.booleans(),
+    escape_colons=st.booleans(),
+    space=st.sampled_from(["", " ", "\n  ", "\t"]),
+)
+def test_the_repeated_key_screen_misses_no_repeat(
+    tree: _Node, ascii_only: bool, escape_colons: bool, space: str
+) -> None:
+    """Whatever the escaping and spacing, a text that repeats a key is sent to the exact parse.
+
+    And one that does not is not (so orjson's reading is kept), unless it holds
+    an escaped backslash before ``u003``, which the screen counts as a colon.
+    """
+    data = _written(tree, ascii_only, escape_colons, space).encode()
+    value = orjson.loads(data)
+    screened = _may_repeat_keys(data, value)
+    if _repeats(tree):
+        assert screened
+    elif b"\\\\u003" not in data:
+        assert not screened
+    assert not _may_repeat_keys(orjson.dumps(value) + b"\n", value)
+
+
+@pytest.mark.parametrize("style", ["compact", "spaced", "escaped colons", "surrogate"])
+def test_a_repeated_key_is_found_whichever_parser_reads_the_line(style: str) -> None:
+    """orjson's text, any other text, and text only json reads: the span is duplicate_key."""
+    good = one_span_request([{"key": "url", "value": {"stringValue": "http://x:80"}}])
+    text = orjson.dumps(good).decode().replace('"name":"s"', '"name":"s","name":"t"')
+    if style == "spaced":
+        text = text.replace(":", " : ").replace("http : //x : 80", "http://x:80")
+    elif style == "escaped colons":
+        # As many escaped colons as the dropped key had: the counts alone would balance.
+        text = text.replace("http://x:80", "http\\u003a//x:80")
+    elif style == "surrogate":  # orjson refuses the text; json reads it
+        text = text.replace('"url"', '"\\ud800"')
+    for items in (decoded(text.encode()), decoded((text + "\n").encode())):
+        (item,) = items
+        assert isinstance(item, Rejection), item
+        assert item.reason == Reason.DUPLICATE_KEY
+        assert item.detail.startswith("span has the key 'name' more than once")
+
+
+def test_text_orjson_would_write_is_parsed_once() -> None:
+    """The exporters' text (orjson's own) takes the fast path: no second parse."""
+    data = json.dumps(one_span_request([]), separators=(",", ":")).encode()
+    parsed = parse_json(data + b"\n", Position(), DEFAULT_LIMITS)
+    assert isinstance(parsed, ParsedJson) and parsed.fast and parsed.repeated_keys is None
 
 
 # -- documents too large to parse whole ---------------------------------------------------

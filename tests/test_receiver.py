@@ -325,6 +325,35 @@ class TestProtocol:
         response = requests.post(server.endpoint, data=json_body(spans), headers=JSON, timeout=10)
         assert response.json()["partialSuccess"]["rejectedSpans"] == "2"
 
+    def test_one_malformed_span_is_a_partial_success_not_a_dropped_connection(
+        self, server: ReceiverProcess
+    ) -> None:
+        """A 5,000-digit time, text that is not UTF-8, a repeated key: 200, one span refused."""
+        spans = sdk_spans(3, name="bad-broken-text")
+        request = json.loads(json_body(spans))
+        request["resourceSpans"][0]["scopeSpans"][0]["spans"][1]["startTimeUnixNano"] = "9" * 5000
+        huge_time = json.dumps(request).encode()
+        not_utf8 = proto_body(spans).replace(b"bad-broken-text-1", b"bad-\xff\xfeoken-text-1")
+        repeated = json_body(spans).replace(
+            b'"name": "bad-broken-text-1"', b'"name": "bad-broken-text-1", "name": "x"'
+        )
+        assert repeated != json_body(spans)
+        for body, headers, reason in (
+            (huge_time, JSON, "invalid_value"),
+            (not_utf8, PROTO, "invalid_utf8"),
+            (repeated, JSON, "duplicate_key"),
+        ):
+            response = requests.post(server.endpoint, data=body, headers=headers, timeout=10)
+            assert response.status_code == 200, (reason, response.content)
+            if headers is JSON:
+                partial = response.json()["partialSuccess"]
+                assert partial["rejectedSpans"] == "1" and reason in partial["errorMessage"]
+            else:
+                parsed = ExportTraceServiceResponse()
+                parsed.ParseFromString(response.content)
+                assert parsed.partial_success.rejected_spans == 1
+                assert reason in parsed.partial_success.error_message
+
     def test_undecodable_bodies_are_400_with_a_status(self, server: ReceiverProcess) -> None:
         """Garbage gets 400 and a google.rpc.Status saying why, in the request's encoding."""
         response = requests.post(
