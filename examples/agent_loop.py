@@ -10,7 +10,8 @@ every part of ``recurscope.instrumentation``:
 - one call span per program, with runtime and static access evidence;
 - a delegation from generated code (``delegate("calculator", ...)``, same role);
 - a goal switch recorded with the need tracker (boundary shifts);
-- a goal-aware trim of the model's context every turn (token budget).
+- a goal-aware trim of the model's context every turn (token budget);
+- a session span, so each session is one trace in backends such as Phoenix.
 
 Spans go to an OTLP JSON lines file that ``recurscope ingest`` reads::
 
@@ -191,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                 history=History(retention=Retention(max_records=50)),
                 tracer_provider=telemetry.tracer_provider,
             )
-            log = run_session(recorder, options.budget + 40 * n)
+            # One trace per session; the block ends (and exports) the session span.
+            with recorder.session():
+                log = run_session(recorder, options.budget + 40 * n)
             phases = ", ".join(f"{entry['method']}:{entry['phase']}" for entry in log)
             print(f"session {session}: {len(log)} turns ({phases})")
     finally:

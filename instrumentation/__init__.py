@@ -21,7 +21,7 @@ from .history import (
     HistoryRecord,
     Retention,
 )
-from .recorder import CallHandle, Recorder, current_call
+from .recorder import CallHandle, Recorder, SessionHandle, current_call
 from .tokens import TokenCounter
 from .trim import TrimPlan, plan_trim
 from .view import AccessSummary, HistoryView
@@ -42,6 +42,7 @@ __all__ = [
     "Recorder",
     "RecurscopeError",
     "Retention",
+    "SessionHandle",
     "Telemetry",
     "TokenCounter",
     "TrimPlan",

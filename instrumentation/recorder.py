@@ -12,6 +12,12 @@ and ``with recorder.call(...) as call:`` records an exception, marks the span
 as an error and re-raises it. Nothing here raises into the host: faults are
 caught, logged once, and counted on the span
 (``recurscope.instrumentation.errors``).
+
+Spans also read well in backends that know only OpenInference (Phoenix) or
+drop resources: every span repeats the run as ``recurscope.run.id`` and names
+its ``openinference.span.kind``; call spans carry ``input.value`` /
+``output.value`` when content capture is on; and ``recorder.session()``
+(opt-in) gives a session's top-level spans one parent, hence one trace.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ from .trim import Strategy, Summarizer, TrimPlan, plan_trim
 from .view import HistoryView
 
 _CONTENT_ENV = ("RECURSCOPE_CAPTURE_CONTENT", "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+_JSON_MIME = "application/json"
+# OpenInference span kinds: a call is an agent invocation; the rest are steps around it.
+_KIND_AGENT = "AGENT"
+_KIND_CHAIN = "CHAIN"
 
 # capture_spans() installs a provider here so tests need no process-global provider.
 _PROVIDER_OVERRIDE: contextvars.ContextVar[ApiTracerProvider | None] = contextvars.ContextVar(
@@ -148,6 +158,16 @@ def _json_size(value: Any) -> tuple[str, int]:
     return text, len(text.encode("utf-8", "surrogatepass"))
 
 
+def _run_id_of(provider: Any) -> str | None:
+    """The resource's ``service.instance.id`` of an SDK provider (the API has no resources)."""
+    resource = getattr(provider, "resource", None)
+    attributes = getattr(resource, "attributes", None)
+    if not isinstance(attributes, Mapping):
+        return None
+    run = attributes.get(sc.SERVICE_INSTANCE_ID)
+    return str(run) if run is not None and run != "" else None
+
+
 class CallHandle:
     """One runtime call in progress. Finish it with :meth:`stop` or :meth:`fail`.
 
@@ -164,6 +184,7 @@ class CallHandle:
         "_errors",
         "_history",
         "_language",
+        "_outcome",
         "_started",
         "_stopped",
         "call_id",
@@ -202,6 +223,7 @@ class CallHandle:
         self._code = code
         self._language = language
         self._errors = 0
+        self._outcome: str | None = None  # outcome JSON from to_record (content capture on)
         self._started = time.perf_counter()
         self._stopped = False
         self._context_token: object | None = None
@@ -287,7 +309,16 @@ class CallHandle:
         args: Sequence[Any] = (),
         kwargs: Mapping[str, Any] | None = None,
     ) -> HistoryRecord:
-        """The history record of this call (design record 0019 shape), to append when it ends."""
+        """The history record of this call (design record 0019 shape), to append when it ends.
+
+        With content capture on, ``outcome_summary`` is also the span's outcome
+        (``output.value``) unless :meth:`stop` is given one.
+        """
+        if outcome_summary is not None and self.span is not None and self.recorder.capture_content:
+            try:
+                self._outcome = _json_size(outcome_summary)[0]
+            except Exception as exc:
+                self._fault("call.outcome", exc)
         trace_id = None
         if self.span is not None:
             trace_id = format(self.span.get_span_context().trace_id, "032x")
@@ -366,8 +397,13 @@ class CallHandle:
             attrs[sc.CODE_ANALYSIS] = "failed"
         if self._history is not None:
             attrs[sc.HISTORY_EVICTED] = self._history.take_evictions()
+        outcome_text = self._outcome
         if outcome is not None and self.recorder.capture_content:
-            attrs[sc.CALL_OUTCOME_SUMMARY] = _json_size(dict(outcome))[0]
+            outcome_text = _json_size(dict(outcome))[0]
+        if outcome_text is not None:
+            attrs[sc.CALL_OUTCOME_SUMMARY] = outcome_text
+            attrs[sc.OUTPUT_VALUE] = outcome_text
+            attrs[sc.OUTPUT_MIME_TYPE] = _JSON_MIME
         if self._errors:
             attrs[sc.INSTRUMENTATION_ERRORS] = self._errors
         return attrs
@@ -402,6 +438,67 @@ _DETECTION = {
     (False, True): "static",
     (False, False): "none",
 }
+
+
+class SessionHandle:
+    """A session's own span (``recurscope.session``) while it is open.
+
+    While it is open, the recorder's spans that would otherwise each start a
+    trace of their own — no call running, no host span active — become its
+    children, so a backend shows the session as one trace. It is never a
+    call: the evidence models read only call, trim and boundary-shift spans.
+    A span is exported only when it ends: :meth:`stop`, the end of the
+    ``with`` block or :meth:`Recorder.close` ends it; its children are
+    exported as they end, whether or not it ever does. A handle obtained while
+    the recorder's session span is already open does not own it: stopping
+    that handle does nothing.
+    """
+
+    __slots__ = ("_owner", "_stopped", "recorder", "span")
+
+    def __init__(self, recorder: Recorder, span: Span | None, *, owner: bool = True) -> None:
+        self.recorder = recorder
+        self.span = span
+        self._owner = owner
+        self._stopped = not owner
+
+    def __enter__(self) -> SessionHandle:
+        return self
+
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        if exc is not None:
+            self.fail(exc)
+        else:
+            self.stop()
+
+    @property
+    def recording(self) -> bool:
+        """Whether a session span is being recorded (False when telemetry is off)."""
+        return self.span is not None
+
+    def stop(self) -> None:
+        """End the session span (exporting it). Idempotent; a no-op for a non-owning handle."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.recorder._session_ended(self)
+        if self.span is not None:
+            try:
+                self.span.end()
+            except Exception as exc:
+                _faults.report("session.end", exc)
+
+    def fail(self, exc: BaseException) -> None:
+        """End the session span as failed: records the exception and sets ERROR status."""
+        if self._stopped:
+            return
+        if self.span is not None:
+            try:
+                self.span.record_exception(exc)
+                self.span.set_status(Status(StatusCode.ERROR, f"{type(exc).__name__}: {exc}"))
+            except Exception as fault:
+                _faults.report("session.fail", fault)
+        self.stop()
 
 
 class Recorder:
@@ -442,15 +539,33 @@ class Recorder:
         self.model = model
         self._counter = token_counter
         self.need_tracker = need_tracker if need_tracker is not None else NeedTracker()
-        self._base: dict[str, AttributeValue] = {sc.GEN_AI_CONVERSATION_ID: self.session_id}
+        self._static_base: dict[str, AttributeValue] = {sc.GEN_AI_CONVERSATION_ID: self.session_id}
         if prompt_version is not None:
-            self._base[sc.PROMPT_VERSION] = prompt_version
+            self._static_base[sc.PROMPT_VERSION] = prompt_version
         if model is not None:
-            self._base[sc.GEN_AI_REQUEST_MODEL] = model
-        self._call_base = {**self._base, sc.GEN_AI_OPERATION_NAME: "invoke_agent"}
+            self._static_base[sc.GEN_AI_REQUEST_MODEL] = model
+        self._rebase(None)
         self._provider_seen: object = None
         self._tracer_seen: Tracer | None = None
         self._sequence = itertools.count(1)
+        self._session: SessionHandle | None = None
+        self._session_lock = threading.Lock()
+
+    def _rebase(self, run_id: str | None) -> None:
+        """The attributes each span starts with, for the provider in force (its run id)."""
+        base = dict(self._static_base)
+        if run_id is not None:
+            base[sc.RUN_ID] = run_id
+        self._base = base
+        self._call_base: dict[str, AttributeValue] = {
+            **base,
+            sc.GEN_AI_OPERATION_NAME: "invoke_agent",
+            sc.OPENINFERENCE_SPAN_KIND: _KIND_AGENT,
+        }
+        self._step_base: dict[str, AttributeValue] = {
+            **base,
+            sc.OPENINFERENCE_SPAN_KIND: _KIND_CHAIN,
+        }
 
     @property
     def token_counter(self) -> TokenCounter:
@@ -532,13 +647,21 @@ class Recorder:
             except Exception as exc:
                 errors += 1
                 _faults.report("call.args", exc)
-        if code is not None and self.capture_content:
-            attrs[sc.CODE_CONTENT] = code
+        if self.capture_content:
+            if code is not None:
+                attrs[sc.CODE_CONTENT] = code
+            # Both parts are JSON already (or absent): the input needs no second encoding.
+            attrs[sc.INPUT_VALUE] = (
+                f'{{"method":{json.dumps(method, ensure_ascii=False)},'
+                f'"args":{attrs.get(sc.CALL_ARGS, "[]")},"kwargs":{attrs.get(sc.CALL_KWARGS, "{}")}}}'
+            )
+            attrs[sc.INPUT_MIME_TYPE] = _JSON_MIME
         try:
+            ctx: otel_context.Context | None
             if parent is not None and parent.span is not None:
                 ctx = trace.set_span_in_context(parent.span)
             else:
-                ctx = None  # the host's active span, if any, is the parent
+                ctx = self._parent_context()
             span = tracer.start_span(
                 sc.SPAN_CALL, context=ctx, kind=SpanKind.INTERNAL, attributes=attrs
             )
@@ -628,11 +751,13 @@ class Recorder:
         target = call or _CURRENT_CALL.get()
         if tracer is not None:
             try:
-                start = dict(self._base)
+                start = dict(self._step_base)
                 role = role or (target.role if target is not None else None)
                 if role is not None:
                     start[sc.GEN_AI_AGENT_NAME] = role
-                span = tracer.start_span(sc.SPAN_TRIM, attributes=start)
+                span = tracer.start_span(
+                    sc.SPAN_TRIM, context=self._parent_context(), attributes=start
+                )
             except Exception as exc:
                 _faults.report("trim.start", exc)
         errors = 0
@@ -697,16 +822,81 @@ class Recorder:
         tracer = self._tracer()
         if tracer is not None:
             try:
-                attrs = dict(self._base)
+                attrs = dict(self._step_base)
                 running = _CURRENT_CALL.get()
                 role = role or (running.role if running is not None else None)
                 if role is not None:
                     attrs[sc.GEN_AI_AGENT_NAME] = role
                 attrs.update(shift.attributes(capture_content=self.capture_content))
-                tracer.start_span(sc.SPAN_BOUNDARY_SHIFT, attributes=attrs).end()
+                tracer.start_span(
+                    sc.SPAN_BOUNDARY_SHIFT, context=self._parent_context(), attributes=attrs
+                ).end()
             except Exception as exc:
                 _faults.report("goal.span", exc)
         return shift
+
+    # -- the session span ------------------------------------------------------
+
+    def start_session(self) -> SessionHandle:
+        """Open the session's own span; end it with ``.stop()`` / ``.fail(exc)`` or :meth:`close`.
+
+        Opt-in, because a span is exported only when it ends and only the host
+        knows when a session is over. While it is open, spans of this recorder
+        that would start a trace of their own (no call running, no host span
+        active) nest under it, so a backend such as Phoenix shows one trace per
+        session instead of one per call, trim and shift. A host span that is
+        active stays the parent. For sessions that last hours or outlive the
+        process, open one per turn (each turn is then one trace; every span
+        still carries ``gen_ai.conversation.id``). While one is open, this
+        returns a handle that does not own it.
+        """
+        with self._session_lock:
+            if self._session is not None:
+                return SessionHandle(self, self._session.span, owner=False)
+            tracer = self._tracer()
+            span = None
+            if tracer is not None:
+                try:
+                    span = tracer.start_span(
+                        sc.SPAN_SESSION, kind=SpanKind.INTERNAL, attributes=self._step_base
+                    )
+                except Exception as exc:
+                    _faults.report("session.start", exc)
+            handle = SessionHandle(self, span)
+            self._session = handle
+            return handle
+
+    def session(self) -> SessionHandle:
+        """``with recorder.session():`` — the session span for the block; see :meth:`start_session`.
+
+        An exception leaving the block is recorded on the span (ERROR) and re-raised unchanged.
+        """
+        return self.start_session()
+
+    def close(self) -> None:
+        """End the open session span, if any (idempotent). The recorder keeps recording."""
+        session = self._session
+        if session is not None:
+            session.stop()
+
+    def _session_ended(self, handle: SessionHandle) -> None:
+        with self._session_lock:
+            if self._session is handle:
+                self._session = None
+
+    def _parent_context(self) -> otel_context.Context | None:
+        """Where a span outside any call starts: the current context, else the open session span.
+
+        The session span is only a fallback: a span the host made current (its
+        request, its agent step) stays the parent, so ours keep nesting in the
+        host's tree and the host's structure is never rewritten.
+        """
+        session = self._session
+        if session is None or session.span is None:
+            return None
+        if trace.get_current_span().get_span_context().is_valid:
+            return None
+        return trace.set_span_in_context(session.span)
 
     @property
     def recording(self) -> bool:
@@ -723,6 +913,11 @@ class Recorder:
         except Exception as exc:
             _faults.report("recorder.resolve_tracer", exc)
             tracer = None
+        try:
+            # The run is a resource attribute; backends that drop resources keep it this way.
+            self._rebase(_run_id_of(provider) if tracer is not None else None)
+        except Exception as exc:
+            _faults.report("recorder.run_id", exc)
         self._provider_seen, self._tracer_seen = provider, tracer
         return tracer
 

@@ -27,6 +27,9 @@ SPAN_TRIM: Final = "recurscope.trim"
 SPAN_BOUNDARY_SHIFT: Final = "recurscope.goal.boundary_shift"
 """One need recorded by the need tracker, with the goal boundary it moved."""
 
+SPAN_SESSION: Final = "recurscope.session"
+"""Opt-in parent of a session's top-level spans (Recorder.session()); never a call, no evidence."""
+
 # --- reused OpenTelemetry names ----------------------------------------------
 
 GEN_AI_OPERATION_NAME: Final = "gen_ai.operation.name"
@@ -59,7 +62,27 @@ SEED: Final = "recurscope.seed"
 ORIGIN: Final = "recurscope.origin"
 """Resource attribute: where the spans came from (observed, simulated, replayed); absent means observed."""
 
+# --- reused OpenInference names (read by Phoenix and other OpenInference backends) ---
+
+OPENINFERENCE_SPAN_KIND: Final = "openinference.span.kind"
+"""OpenInference span kind: ``AGENT`` on calls, ``CHAIN`` on trims, boundary shifts and sessions."""
+
+INPUT_VALUE: Final = "input.value"
+"""OpenInference input: the call's method, args and kwargs as JSON; content, only with capture on."""
+
+INPUT_MIME_TYPE: Final = "input.mime_type"
+"""Media type of ``input.value`` (``application/json``); set with it."""
+
+OUTPUT_VALUE: Final = "output.value"
+"""OpenInference output: the call's outcome summary as JSON; content, only with capture on."""
+
+OUTPUT_MIME_TYPE: Final = "output.mime_type"
+"""Media type of ``output.value`` (``application/json``); set with it."""
+
 # --- common ------------------------------------------------------------------
+
+RUN_ID: Final = "recurscope.run.id"
+"""The run (the resource's ``service.instance.id``) on the span, for backends that drop resources."""
 
 SAMPLING_PROBABILITY: Final = "recurscope.sampling.probability"
 """Probability with which the host head-sampled this span's trace; absent means unsampled."""

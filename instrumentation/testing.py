@@ -64,6 +64,10 @@ class CapturedSpans(Sequence[ReadableSpan]):
     def boundary_shifts(self) -> list[ReadableSpan]:
         return self.named(sc.SPAN_BOUNDARY_SHIFT)
 
+    def sessions(self) -> list[ReadableSpan]:
+        """Session spans (``recorder.session()``), present only once they ended."""
+        return self.named(sc.SPAN_SESSION)
+
     def clear(self) -> None:
         self._exporter.clear()
 

@@ -10,8 +10,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recurscope.instrumentation import Recorder, TokenCounter, configure
 from recurscope.pipeline import evidence
 from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.ingest import ingest
+from recurscope.pipeline.store import Store
 
 START = datetime(2026, 12, 1, 9, 0)
 
@@ -387,3 +390,63 @@ def test_the_sql_reads_only_attributes_the_conventions_define() -> None:
             continue
         used |= set(re.findall(r"'((?:recurscope|gen_ai|service)\.[a-z_.]+)'", path.read_text()))
     assert used - defined == NOT_IN_SEMCONV
+
+
+def _record_scripted_session(recorder: Recorder) -> None:
+    """Two turns: a goal, a trim outside and inside a call, a same-role delegation, a new goal."""
+    messages: list[dict[str, str]] = []
+    for turn, need in enumerate(("sum the invoices", "translate the poem to French")):
+        recorder.record_need(need, messages)
+        messages.append({"role": "user", "content": f"turn {turn} " + "x" * 120})
+        recorder.plan_trim(messages, budget=100)
+        with recorder.call("turn", role="planner"):
+            recorder.plan_trim(messages, budget=100)
+            with recorder.delegate("planner", method="sub", kind="agent_for"):
+                pass
+        messages.append({"role": "assistant", "content": "y" * 80})
+
+
+def test_a_session_span_changes_no_evidence(tmp_path: Path) -> None:
+    """Under recorder.session() calls, delegations, trims and shifts come out as without it."""
+    spans_file = tmp_path / "spans.jsonl"
+    telemetry = configure("file", path=spans_file, batch=False, run_id="run-1")
+    for session_id, with_session in (("plain", False), ("traced", True)):
+        recorder = Recorder(
+            session_id,
+            tracer_provider=telemetry.tracer_provider,
+            token_counter=TokenCounter("bytes"),
+        )
+        if with_session:
+            with recorder.session():
+                _record_scripted_session(recorder)
+        else:
+            _record_scripted_session(recorder)
+    telemetry.shutdown()
+
+    with Store.open(tmp_path / "store.duckdb") as store:
+        report = ingest([spans_file], store, progress=False, workers=0)
+        assert report.spans_accepted == 2 * 10 + 1  # two sessions of 10, one session span
+        con = store.connection
+        evidence.refresh(con, full=True)
+        assert {name: rows for name, rows in evidence.run_audits(con).items() if rows} == {}
+        queries = {
+            "calls": "select split_part(call_id, ':', 2), role, depth, parent_call_id is null "
+            "from calls where session_id = ?",
+            "delegations": "select role, caller_role, kind, parent_status, same_role, ancestors "
+            "from delegations where session_id = ?",
+            "trims": "select role, phase, call_span_id is null from trims where session_id = ?",
+            "shifts": "select reason, role from boundary_shifts where session_id = ?",
+        }
+        for name, sql in queries.items():
+            plain = sorted(map(repr, con.execute(sql, ["plain"]).fetchall()))
+            traced = sorted(map(repr, con.execute(sql, ["traced"]).fetchall()))
+            assert plain == traced and plain, name
+        delegations = con.execute(
+            "select count(*) from delegations where session_id = 'traced'"
+        ).fetchone()
+        assert delegations == (2,)  # the session span made no top-level call a delegation
+        (session_traces,) = con.execute(
+            "select count(distinct TraceId) from otel_traces "
+            "where SpanAttributes['gen_ai.conversation.id'] = 'traced'"
+        ).fetchone() or (None,)
+        assert session_traces == 1

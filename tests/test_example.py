@@ -40,6 +40,7 @@ def read_spans(path: Path) -> list[dict[str, Any]]:
                             "attrs": attrs,
                             "resource": resource,
                             "span_id": span["spanId"],
+                            "trace_id": span["traceId"],
                             "parent": span.get("parentSpanId", ""),
                             "scope": ss["scope"],
                         }
@@ -109,3 +110,18 @@ def test_the_loop_exercises_every_part(spans: list[dict[str, Any]]) -> None:
     assert all(by_id[d["parent"]]["name"] == sc.SPAN_CALL for d in delegations)
     assert {t["attrs"][sc.TRIM_PHASE] for t in trims} - {"fits"}, "some planning must trim"
     assert {s["attrs"][sc.GOAL_REASON] for s in shifts} >= {"first_need", "new_goal"}
+
+
+def test_each_session_is_one_trace_under_its_session_span(spans: list[dict[str, Any]]) -> None:
+    """The loop's session span parents every top-level span of its session: one trace each."""
+    sessions = [s for s in spans if s["name"] == sc.SPAN_SESSION]
+    assert len(sessions) == 2 and all(not s["parent"] for s in sessions)
+    by_id = {s["span_id"]: s for s in spans}
+    for session in sessions:
+        conversation = session["attrs"][sc.GEN_AI_CONVERSATION_ID]
+        members = [s for s in spans if s["attrs"][sc.GEN_AI_CONVERSATION_ID] == conversation]
+        assert {s["trace_id"] for s in members} == {session["trace_id"]}
+        for span in members:
+            if span is not session and by_id[span["parent"]]["name"] != sc.SPAN_CALL:
+                assert span["parent"] == session["span_id"], span["name"]
+        assert all(s["attrs"][sc.RUN_ID] == s["resource"]["service.instance.id"] for s in members)

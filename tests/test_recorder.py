@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
@@ -333,3 +336,210 @@ def test_observational_trim_does_not_mark_the_call() -> None:
     assert trim[sc.TRIM_APPLIED] is False and sc.GEN_AI_CONVERSATION_COMPACTED not in trim
     assert trim[sc.GEN_AI_AGENT_NAME] == "planner"
     assert sc.GEN_AI_CONVERSATION_COMPACTED not in (spans.calls()[0].attributes or {})
+
+
+class TestReadingElsewhere:
+    """Backends that keep span attributes only (Phoenix) still see the run, kinds and content."""
+
+    def test_every_span_repeats_the_run_of_the_resource(self) -> None:
+        """Calls, trims, boundary shifts and the session span carry recurscope.run.id."""
+        with capture_spans(run_id="run-7") as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            with recorder.session():
+                recorder.record_need("sum the numbers", [])
+                recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+                with recorder.call("add", role="calculator"):
+                    pass
+        assert {s.name for s in spans} == {
+            sc.SPAN_CALL,
+            sc.SPAN_TRIM,
+            sc.SPAN_BOUNDARY_SHIFT,
+            sc.SPAN_SESSION,
+        }
+        assert all((s.attributes or {})[sc.RUN_ID] == "run-7" for s in spans)
+        assert all(s.resource.attributes[sc.SERVICE_INSTANCE_ID] == "run-7" for s in spans)
+
+    def test_no_run_id_without_one_on_the_resource(self) -> None:
+        """A provider whose resource names no run gets no invented one."""
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider(resource=Resource({"service.name": "host"}))
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        Recorder("s1", tracer_provider=provider).start_call("m", role="r").stop()
+        (span,) = exporter.get_finished_spans()
+        assert sc.SERVICE_INSTANCE_ID not in span.resource.attributes
+        assert sc.RUN_ID not in (span.attributes or {})
+
+    def test_openinference_kinds(self) -> None:
+        """Calls (delegations too) are AGENT; trims, boundary shifts and sessions are CHAIN."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            with recorder.session():
+                recorder.record_need("a goal", [])
+                with recorder.call("plan", role="planner"):
+                    recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+                    with recorder.delegate("helper", method="find"):
+                        pass
+        kinds = {(s.name, (s.attributes or {})[sc.OPENINFERENCE_SPAN_KIND]) for s in spans}
+        assert kinds == {
+            (sc.SPAN_CALL, "AGENT"),
+            (sc.SPAN_TRIM, "CHAIN"),
+            (sc.SPAN_BOUNDARY_SHIFT, "CHAIN"),
+            (sc.SPAN_SESSION, "CHAIN"),
+        }
+
+    def test_input_and_output_only_with_content_capture(self) -> None:
+        """input.value / output.value are on call spans with capture on, and nowhere with it off."""
+        with capture_spans() as spans:
+            for capture in (False, True):
+                recorder = Recorder(
+                    "on" if capture else "off",
+                    capture_content=capture,
+                    token_counter=TokenCounter("bytes"),
+                )
+                with recorder.session():
+                    recorder.record_need("the need text", [])
+                    recorder.plan_trim([{"role": "user", "content": "secret"}], budget=100)
+                    call = recorder.start_call("add", role="a", args=[1, 2], kwargs={"u": "cm"})
+                    call.stop(outcome={"ok": True, "value": 3})
+        content = {sc.INPUT_VALUE, sc.INPUT_MIME_TYPE, sc.OUTPUT_VALUE, sc.OUTPUT_MIME_TYPE}
+        by_session: dict[str, list[ReadableSpan]] = {"off": [], "on": []}
+        for span in spans:
+            by_session[str((span.attributes or {})[sc.GEN_AI_CONVERSATION_ID])].append(span)
+        assert len(by_session["off"]) == len(by_session["on"]) == 4
+        assert all(content.isdisjoint(s.attributes or {}) for s in by_session["off"])
+        for span in by_session["on"]:
+            attrs = span.attributes or {}
+            if span.name != sc.SPAN_CALL:
+                assert content.isdisjoint(attrs), span.name  # call spans only
+                continue
+            assert json.loads(str(attrs[sc.INPUT_VALUE])) == {
+                "method": "add",
+                "args": [1, 2],
+                "kwargs": {"u": "cm"},
+            }
+            assert json.loads(str(attrs[sc.OUTPUT_VALUE])) == {"ok": True, "value": 3}
+            assert attrs[sc.INPUT_MIME_TYPE] == attrs[sc.OUTPUT_MIME_TYPE] == "application/json"
+
+    def test_output_comes_from_the_history_record_when_stop_has_none(self) -> None:
+        """With capture on, the outcome given to to_record() is the call's output."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", capture_content=True)
+            with recorder.call("add", role="a") as call:
+                call.to_record(outcome_summary={"ok": True, "value": 5})
+        attrs = spans.calls()[0].attributes or {}
+        assert attrs[sc.OUTPUT_VALUE] == attrs[sc.CALL_OUTCOME_SUMMARY] == '{"ok":true,"value":5}'
+        assert attrs[sc.INPUT_VALUE] == '{"method":"add","args":[],"kwargs":{}}'
+
+
+class TestSessionSpan:
+    def test_a_sessions_top_level_spans_share_one_trace_under_it(self) -> None:
+        """Shifts, trims and calls outside any span nest under the session span: one trace."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            with recorder.session():
+                for turn in range(3):
+                    recorder.record_need(f"goal number {turn}", turn * 2)
+                    recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+                    with recorder.call("turn", role="planner"):
+                        recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+                        with recorder.delegate("helper", method="find"):
+                            pass
+        (session,) = spans.sessions()
+        by_id = {s.context.span_id: s for s in spans}
+        assert {s.context.trace_id for s in spans} == {session.context.trace_id}
+        assert session.parent is None
+        for span in spans:
+            if span is session:
+                continue
+            assert span.parent is not None
+            parent = by_id[span.parent.span_id]
+            depth = (span.attributes or {}).get(sc.CALL_DEPTH)
+            if span.name == sc.SPAN_CALL and depth == 1:
+                assert parent.name == sc.SPAN_CALL  # a delegation's parent is still its caller
+            elif span.name == sc.SPAN_TRIM and parent.name == sc.SPAN_CALL:
+                continue  # a trim planned inside a call nests in that call
+            else:
+                assert parent is session, span.name
+        top = [c for c in spans.calls() if (c.attributes or {})[sc.CALL_DEPTH] == 0]
+        assert len(top) == 3 and all(sc.CALL_PARENT_ID not in (c.attributes or {}) for c in top)
+        # The session span ends last, so it has been exported by the end of the block.
+        assert spans[-1] is session
+
+    def test_a_host_span_stays_the_parent(self) -> None:
+        """With a host span active, ours nest under it, not under the session span."""
+        with capture_spans() as spans:
+            host = spans.tracer_provider.get_tracer("host")
+            recorder = Recorder("s1")
+            with recorder.session():
+                with host.start_as_current_span("host.turn") as turn:
+                    with recorder.call("ask", role="a"):
+                        pass
+        call = spans.calls()[0]
+        assert call.parent is not None and call.parent.span_id == turn.get_span_context().span_id
+
+    def test_without_a_session_each_top_level_span_is_a_root(self) -> None:
+        """Nothing changes for hosts that do not open a session span."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            recorder.record_need("a goal", [])
+            recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+            recorder.start_call("m", role="r").stop()
+        assert all(s.parent is None for s in spans) and not spans.sessions()
+        assert len({s.context.trace_id for s in spans}) == 3
+
+    def test_close_ends_it_and_later_spans_are_roots_again(self) -> None:
+        """close() ends the open session span (idempotently); later spans start their own traces."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            session = recorder.start_session()
+            assert session.recording and not spans.sessions()  # exported only when it ends
+            recorder.start_call("a", role="r").stop()
+            recorder.close()
+            recorder.close()
+            recorder.start_call("b", role="r").stop()
+        (ended,) = spans.sessions()
+        first, second = spans.calls()
+        assert first.parent is not None and first.parent.span_id == ended.context.span_id
+        assert second.parent is None
+
+    def test_a_second_start_does_not_own_the_open_span(self) -> None:
+        """A nested session() shares the open span and leaves it open when its block ends."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            with recorder.session() as outer:
+                with recorder.session() as inner:
+                    assert inner.span is outer.span
+                recorder.start_call("m", role="r").stop()
+        (session,) = spans.sessions()
+        call = spans.calls()[0]
+        assert call.parent is not None and call.parent.span_id == session.context.span_id
+
+    def test_an_exception_marks_the_session_and_propagates(self) -> None:
+        """An exception leaving the block is recorded on the session span and re-raised."""
+        with capture_spans() as spans:
+            recorder = Recorder("s1")
+            with pytest.raises(KeyError), recorder.session():
+                raise KeyError("lost")
+        (session,) = spans.sessions()
+        assert session.status.status_code is StatusCode.ERROR
+        assert session.events[0].name == "exception"
+
+    def test_telemetry_off_and_broken_tracers_never_reach_the_host(self) -> None:
+        """With no provider or a tracer that raises, session() is a no-op handle."""
+
+        class BrokenTracer:
+            def start_span(self, *args: object, **kwargs: object) -> object:
+                raise RuntimeError("tracer broke")
+
+        class BrokenProvider:
+            def get_tracer(self, *args: object, **kwargs: object) -> object:
+                return BrokenTracer()
+
+        for provider in (trace.NoOpTracerProvider(), BrokenProvider()):
+            recorder = Recorder("s1", tracer_provider=provider)  # type: ignore[arg-type]
+            with recorder.session() as session:
+                assert not session.recording
+                with recorder.call("m", role="r") as call:
+                    assert len(call.view) == 0
+                recorder.plan_trim([{"role": "user", "content": "hi"}], budget=100)
+            recorder.close()

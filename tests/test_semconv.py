@@ -49,12 +49,38 @@ def test_every_constant_has_a_docstring_and_metadata(meta) -> None:  # type: ign
     assert set(meta.META) <= names, f"stale metadata rows: {set(meta.META) - names}"
 
 
+# OpenInference names reused so Phoenix-like backends classify and display our spans.
+OPENINFERENCE_NAMES = frozenset(
+    {
+        "openinference.span.kind",
+        "input.value",
+        "input.mime_type",
+        "output.value",
+        "output.mime_type",
+    }
+)
+
+
 def test_names_follow_the_namespaces() -> None:
-    """Attributes are GenAI/resource names reused or live under recurscope.*."""
+    """Attributes are GenAI/resource names reused, a few OpenInference names, or live under recurscope.*."""
     for name in dir(semconv):
         value = getattr(semconv, name)
         if name.isupper() and isinstance(value, str) and "." in value and name != "SEMCONV_VERSION":
+            if value in OPENINFERENCE_NAMES:
+                continue
             assert value.startswith(("recurscope.", "gen_ai.", "service.")), value
+
+
+def test_openinference_names_are_only_the_listed_few() -> None:
+    """Every OpenInference name the module reuses is one the namespace test allows, and vice versa."""
+    reused = {
+        value
+        for name, value in vars(semconv).items()
+        if name.isupper()
+        and isinstance(value, str)
+        and value.startswith(("openinference.", "input.", "output."))
+    }
+    assert reused == OPENINFERENCE_NAMES
 
 
 def test_registry_types_are_otel_types() -> None:

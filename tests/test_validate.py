@@ -65,7 +65,7 @@ def problems(report: ValidationReport) -> list[tuple[str, str]]:
 
 
 class TestGolden:
-    @pytest.mark.parametrize("name", ["call", "delegation", "trim", "boundary_shift"])
+    @pytest.mark.parametrize("name", ["call", "delegation", "trim", "boundary_shift", "session"])
     def test_golden_spans_validate_clean(self, name: str) -> None:
         """Each golden example span passes with no problem at all."""
         report = validate_file(GOLDEN / f"{name}.json")
@@ -73,9 +73,10 @@ class TestGolden:
         assert len(report.spans) == 1 and not report.spans[0].problems
 
     def test_every_span_kind_has_a_golden_example(self) -> None:
-        """Call, delegation, trim and boundary shift are all covered."""
+        """Call, delegation, trim, boundary shift and session are all covered."""
         names = {
-            span_of(golden(n))["name"] for n in ("call", "delegation", "trim", "boundary_shift")
+            span_of(golden(n))["name"]
+            for n in ("call", "delegation", "trim", "boundary_shift", "session")
         }
         assert names == registry().spans
         assert any(
@@ -85,9 +86,10 @@ class TestGolden:
     def test_the_instrumentation_validates_clean(self) -> None:
         """Spans the Python instrumentation emits (the reference runtime) pass."""
         with capture_spans(run_id="r1") as spans:
-            recorder = Recorder("s-1", prompt_version="v1", model="m")
+            recorder = Recorder("s-1", prompt_version="v1", model="m", capture_content=True)
+            recorder.start_session()
             code = "h = context['conversation_history']\nresult = [m for m in h if m['speaker'] == 'user']\n"
-            with recorder.call("ask", role="planner", code=code) as call:
+            with recorder.call("ask", role="planner", code=code, args=[1]) as call:
                 with recorder.delegate("planner", method="sub", code="result = 1"):
                     pass
                 recorder.record_need("first", 0)
@@ -96,7 +98,8 @@ class TestGolden:
                     [{"role": "user", "content": "x " * 200}, {"role": "user", "content": "y"}],
                     budget=20,
                 )
-                call.stop()
+                call.stop(outcome={"ok": True})
+            recorder.close()
             request = otlp_json_from_proto(encode_spans(list(spans)))
         report = check(request)
         assert report.ok, report.to_text()

@@ -20,6 +20,7 @@ REGISTRY = ROOT / "instrumentation" / "semconv_registry.json"
 DOC = ROOT / "docs" / "semconv.md"
 
 C, T, B = "recurscope.call", "recurscope.trim", "recurscope.goal.boundary_shift"
+S = "recurscope.session"
 ALL = [C, T, B]
 # name: (type, unit, example, requirement, spans, when)
 META: dict[str, tuple[str, str, object, str, list[str], str]] = {
@@ -32,7 +33,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
         [C],
         "always on calls (also on trims and boundary shifts when the role is known)",
     ),
-    "gen_ai.conversation.id": ("string", "", "3f2c9a", "required", ALL, "always"),
+    "gen_ai.conversation.id": ("string", "", "3f2c9a", "required", [*ALL, S], "always"),
     "gen_ai.conversation.compacted": (
         "boolean",
         "",
@@ -54,7 +55,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
         "",
         "gpt-4o",
         "recommended",
-        ALL,
+        [*ALL, S],
         "when the host names the model",
     ),
     "service.instance.id": (
@@ -82,6 +83,54 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
         ["resource"],
         "simulated or replayed runs (the demo, simulators, replays); absent means observed",
     ),
+    "openinference.span.kind": (
+        "string",
+        "",
+        "CHAIN",
+        "recommended",
+        [*ALL, S],
+        "always by recurscope; readers take absent as unknown",
+    ),
+    "input.value": (
+        "string",
+        "",
+        '{"method": "add", "args": [3, 4], "kwargs": {}}',
+        "opt-in",
+        [C],
+        "content capture on",
+    ),
+    "input.mime_type": (
+        "string",
+        "",
+        "application/json",
+        "conditional",
+        [C],
+        "with input.value",
+    ),
+    "output.value": (
+        "string",
+        "",
+        '{"ok": true, "value": 7}',
+        "opt-in",
+        [C],
+        "content capture on and an outcome given",
+    ),
+    "output.mime_type": (
+        "string",
+        "",
+        "application/json",
+        "conditional",
+        [C],
+        "with output.value",
+    ),
+    "recurscope.run.id": (
+        "string",
+        "",
+        "8419f9ec-97f1-4d92-83d5-5ee75ca55272",
+        "recommended",
+        [*ALL, S],
+        "when the resource has service.instance.id; readers take absent as the resource's",
+    ),
     "recurscope.sampling.probability": (
         "double",
         "1",
@@ -95,7 +144,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
         "",
         "tool-builder-v7",
         "recommended",
-        ALL,
+        [*ALL, S],
         "when the host gives a prompt version",
     ),
     "recurscope.instrumentation.errors": (
