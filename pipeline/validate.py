@@ -441,8 +441,8 @@ def check_span(
             Problem(
                 "unknown",
                 name,
-                "not a span name of the conventions (recurscope.call, recurscope.trim, "
-                "recurscope.goal.boundary_shift)" + _suggest(name, reg.spans),
+                f"not a span name of the conventions ({', '.join(sorted(reg.spans))})"
+                + _suggest(name, reg.spans),
             )
         ]
     for required in reg.required[name]:
