@@ -1,21 +1,27 @@
-"""``recurscope serve``: an OTLP/HTTP trace receiver whose 200 means "on disk".
+"""``recurscope serve``: an OTLP trace receiver whose 200 means "on disk".
 
 Any OpenTelemetry SDK or Collector can export spans to
-``http://127.0.0.1:4318/v1/traces`` (protobuf or JSON, optionally gzip or
-deflate). Each request is decoded (to answer 400 for garbage and to count
-rejected spans in ``partial_success``), appended to a durable spool
-(:mod:`.spool`) and ``fdatasync``\\ ed, and only then acknowledged. A
-background drainer moves spooled requests into the DuckDB store in large
-batches, holding the store only while it has work and handing it over to
-``recurscope ingest`` when that waits for it (:mod:`.access`). A ``kill -9``
-at any point loses no acknowledged span: the next start replays the spool,
-and the store's identity (TraceId, SpanId) plus a per-segment resume point
-make the replay exact. See ``docs/receiver.md``.
+``http://127.0.0.1:4318/v1/traces`` (OTLP/HTTP, protobuf or JSON, optionally
+gzip or deflate) or to ``127.0.0.1:4317`` (OTLP/gRPC, :mod:`.otlp_grpc`: the
+same processing, answered with a gRPC status). Each request is decoded (to
+answer 400 for garbage and to count rejected spans in ``partial_success``),
+appended to a durable spool (:mod:`.spool`) and ``fdatasync``\\ ed, and only
+then acknowledged. A background drainer moves spooled requests into the
+DuckDB store in large batches, holding the store only while it has work and
+handing it over to ``recurscope ingest`` when that waits for it
+(:mod:`.access`). A ``kill -9`` at any point loses no acknowledged span: the
+next start replays the spool, and the store's identity (TraceId, SpanId) plus
+a per-segment resume point make the replay exact. See ``docs/receiver.md``.
 
 Responses follow the OTLP/HTTP specification: ``ExportTraceServiceResponse``
 in the request's encoding on success (``partial_success`` counts spans that
-went to quarantine), a ``google.rpc.Status`` body on errors, 429/503 with
-``Retry-After`` when the spool is full or too many requests are in flight.
+went to quarantine), a ``google.rpc.Status`` body on errors, 503 with
+``Retry-After`` when the spool is full or no processing slot frees up in
+time. The transport (uvicorn, with connection, header, body and queue
+limits) is :mod:`.otlp_http`; OTLP/gRPC on port 4317 is :mod:`.otlp_grpc`;
+both hand requests to :meth:`Receiver.screen` and :meth:`Receiver.process`.
+Over gRPC the same answers are OK with the same response, or a status code
+(UNAVAILABLE with ``RetryInfo`` for 429/503).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..instrumentation import semconv as sc
 from .access import (
@@ -59,7 +65,11 @@ from .records import DecodeLimits, Position, Reason, Rejection, SpanRow
 from .spool import HEADER_SIZE, CorruptRegion, SegmentInfo, Spool, SpoolError, SpoolRecord
 from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
 
+if TYPE_CHECKING:
+    from .otlp_grpc import GrpcLimits, GrpcServer
+
 __all__ = [
+    "DEFAULT_GRPC_PORT",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
     "TOKEN_ENV_VAR",
@@ -77,6 +87,7 @@ _log = logging.getLogger("recurscope.serve")
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 4318
+DEFAULT_GRPC_PORT: Final = 4317
 TRACES_PATH: Final = "/v1/traces"
 TOKEN_ENV_VAR: Final = "RECURSCOPE_TOKEN"
 """Environment variable holding the bearer token clients must send (``--token``)."""
@@ -112,6 +123,7 @@ _BODY_FAILURES: Final = frozenset(
         Reason.TRUNCATED_GZIP,
         Reason.RECORD_TOO_LARGE,
         Reason.DECOMPRESSION_LIMIT,
+        Reason.DUPLICATE_KEY,
     }
 )
 _TOO_LARGE: Final = frozenset({Reason.RECORD_TOO_LARGE, Reason.DECOMPRESSION_LIMIT})
@@ -145,12 +157,20 @@ class ReceiverConfig:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     """0 picks a free port (printed when listening)."""
+    grpc_port: int | None = DEFAULT_GRPC_PORT
+    """OTLP/gRPC on the same host; 0 picks a free port, ``None`` turns gRPC off.
+
+    With ``port=0`` the default 4317 becomes a free port too (see
+    :attr:`grpc_bind_port`): whoever asks for a free HTTP port (tests, several
+    receivers side by side) would otherwise collide on 4317."""
     spool_dir: Path | None = None
     """Default: beside the store (``data/recurscope.spool``)."""
     token: str | None = None
     """When set, requests need ``Authorization: Bearer <token>``."""
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_decompressed_bytes: int = DEFAULT_MAX_DECOMPRESSED_BYTES
+    max_compression_ratio: float = 1000.0
+    """Largest decompressed/compressed ratio past the first 16 MiB (a gzip bomb guard)."""
     max_backlog_bytes: int = DEFAULT_MAX_BACKLOG_BYTES
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
     retry_after_max: int = DEFAULT_RETRY_AFTER_MAX
@@ -199,10 +219,35 @@ class ReceiverConfig:
         )
 
     @property
+    def grpc_bind_port(self) -> int | None:
+        """The gRPC port to bind: :attr:`grpc_port`, or 0 when it is the default and ``port=0``."""
+        if self.grpc_port == DEFAULT_GRPC_PORT and self.port == 0:
+            return 0
+        return self.grpc_port
+
+    @property
+    def grpc_limits(self) -> GrpcLimits:
+        from .otlp_grpc import GrpcLimits
+
+        return GrpcLimits(
+            max_message_bytes=self.max_body_bytes,
+            max_in_flight=self.max_in_flight,
+            # One pool thread per admitted call (grpcio waits for the message in
+            # it): four per processing slot let bursts queue instead of being
+            # refused, and bound the messages in memory to 4 x max_in_flight.
+            max_rpcs=4 * self.max_in_flight,
+            queue_timeout=self.queue_timeout,
+            handshake_timeout=self.header_timeout,
+            # At shutdown a call gets as long to finish as an HTTP body has to arrive.
+            shutdown_grace=self.body_timeout,
+        )
+
+    @property
     def limits(self) -> DecodeLimits:
         return DecodeLimits(
             max_record_bytes=self.max_decompressed_bytes,
             max_decompressed_bytes=self.max_decompressed_bytes,
+            max_compression_ratio=self.max_compression_ratio,
         )
 
     @property
@@ -745,16 +790,34 @@ def _hash_range(path: Path, start: int, end: int, digest: Any) -> None:
 
 
 # --------------------------------------------------------------------------
-# The receiver: OTLP/HTTP (pipeline/otlp_http.py) in front of the spool.
+# The receiver: OTLP/HTTP (pipeline/otlp_http.py) and OTLP/gRPC
+# (pipeline/otlp_grpc.py) in front of the spool.
+
+
+class _ListenError(OSError):
+    """The gRPC port could not be bound; the message says what to do instead."""
+
+    def __init__(self, error: OSError, address: str) -> None:
+        super().__init__(error.errno, error.strerror or str(error))
+        self.address = address
+
+    def __str__(self) -> str:
+        return (
+            f"cannot listen for OTLP/gRPC on {self.address}: {self.strerror}. Another "
+            "receiver or collector may use that port: stop it, pick another with "
+            "--grpc-port, or turn gRPC off with --no-grpc."
+        )
 
 
 class Receiver:
-    """The receiver: HTTP server, spool and drainer. ``start()``, then ``stop()``.
+    """The receiver: HTTP and gRPC servers, spool and drainer. ``start()``, then ``stop()``.
 
-    The HTTP transport (uvicorn, with connection, header, body and queue
-    limits) lives in :mod:`.otlp_http`; this class decides what a request
-    means: :meth:`screen` refuses from the headers alone, :meth:`process`
-    decodes, spools (durably) and answers, in a worker thread.
+    The transports (uvicorn, with connection, header, body and queue limits,
+    in :mod:`.otlp_http`; grpcio in :mod:`.otlp_grpc`) only move bytes; this
+    class decides what a request means: :meth:`screen` refuses from the
+    headers (or gRPC metadata) alone, :meth:`process` decodes, spools
+    (durably) and answers, in a worker thread. A gRPC call is handled as the
+    OTLP/HTTP protobuf request it stands for.
     """
 
     def __init__(self, config: ReceiverConfig) -> None:
@@ -763,6 +826,7 @@ class Receiver:
         self.stopping = False
         self.spool: Spool | None = None
         self._http: HttpServer | None = None
+        self._grpc: GrpcServer | None = None
         self._drainer: _Drainer | None = None
         self._token = config.token.encode() if config.token else None
         self.max_body_bytes = config.max_body_bytes
@@ -785,6 +849,40 @@ class Receiver:
         assert self._http is not None
         return self._http
 
+    @property
+    def grpc_address(self) -> tuple[str, int] | None:
+        """``(host, port)`` of OTLP/gRPC (a real port even with 0); ``None`` when it is off."""
+        return self._grpc.address if self._grpc is not None else None
+
+    @property
+    def grpc_endpoint(self) -> str | None:
+        """``HOST:PORT`` to point gRPC exporters at (with ``insecure=True``); ``None`` when off."""
+        address = self.grpc_address
+        if address is None:
+            return None
+        host, port = address
+        return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    def _bind_grpc(self) -> GrpcServer | None:
+        """The gRPC server with its port bound (not serving yet), or ``None`` when off."""
+        config = self.config
+        port = config.grpc_bind_port
+        if port is None:
+            return None
+        try:
+            # Imported here: grpcio costs 0.1 s to import, and --no-grpc runs without it.
+            from .otlp_grpc import GrpcServer
+        except ImportError as error:
+            raise PipelineError(
+                f"OTLP/gRPC needs grpcio ({error}): pip install 'recurscope[pipeline]', or "
+                "start recurscope serve with --no-grpc"
+            ) from error
+        try:
+            return GrpcServer(self, config.host, port, config.grpc_limits)
+        except OSError as error:
+            shown = f"[{config.host}]" if ":" in config.host else config.host
+            raise _ListenError(error, f"{shown}:{port}") from error
+
     def start(self) -> None:
         """Open the spool (replaying what an earlier run left) and start listening.
 
@@ -794,8 +892,14 @@ class Receiver:
         config = self.config
         # Bind first: a taken port fails before anything is created.
         http = HttpServer(self, config.host, config.port, config.http_limits)
+        try:
+            grpc_server = self._bind_grpc()
+        except BaseException:
+            http.close()
+            raise
         spool: Spool | None = None
         session: WriteSession | None = None
+        serving = False
         try:
             spool = Spool.open(
                 config.spool_path,
@@ -830,8 +934,18 @@ class Receiver:
             self._drainer.start(session)
             self._http = http
             http.start()
+            serving = True
+            if grpc_server is not None:
+                self._grpc = grpc_server
+                grpc_server.start()
         except BaseException:
-            http.close()
+            if grpc_server is not None:
+                grpc_server.close()
+                self._grpc = None
+            if serving:
+                http.stop()
+            else:
+                http.close()
             if self._drainer is not None:
                 self._drainer.stop(0)
                 self._drainer = None
@@ -848,8 +962,12 @@ class Receiver:
         in the spool and is stored at the next start).
         """
         self.stopping = True
+        if self._grpc is not None:
+            self._grpc.begin_stop()  # no new calls while HTTP finishes its requests
         if self._http is not None:
             self._http.stop()
+        if self._grpc is not None:
+            self._grpc.stop()
         empty = True
         if self._drainer is not None:
             empty = self._drainer.stop(self.config.shutdown_timeout)
@@ -857,7 +975,7 @@ class Receiver:
             self.spool.close()
         return empty
 
-    # -- requests (called by the HTTP transport) ---------------------------------
+    # -- requests (called by the HTTP and gRPC transports) ------------------------
 
     def screen(self, request: Request) -> Reply | None:
         """Refuse what the headers already decide, before any of the body is read."""
@@ -1070,6 +1188,17 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"port to listen on; 0 picks a free one (default: {DEFAULT_PORT})",
     )
     parser.add_argument(
+        "--grpc-port",
+        type=int,
+        default=DEFAULT_GRPC_PORT,
+        metavar="N",
+        help="port for OTLP/gRPC on the same host; 0 picks a free one (default: "
+        f"{DEFAULT_GRPC_PORT}, or a free one with --port 0)",
+    )
+    parser.add_argument(
+        "--no-grpc", action="store_true", help="do not listen for OTLP/gRPC (OTLP/HTTP only)"
+    )
+    parser.add_argument(
         "--token",
         metavar="TOKEN",
         help=f"require 'Authorization: Bearer TOKEN' (default: ${TOKEN_ENV_VAR}, else none)",
@@ -1093,6 +1222,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.max_decompressed_bytes,
         metavar="SIZE",
         help="largest body after gzip/deflate; larger gets 413 (default: 64MiB)",
+    )
+    parser.add_argument(
+        "--max-compression-ratio",
+        type=float,
+        default=defaults.max_compression_ratio,
+        metavar="RATIO",
+        help="largest decompressed/compressed ratio once past 16 MiB; more gets 413 "
+        f"(default: {defaults.max_compression_ratio:g})",
     )
     parser.add_argument(
         "--max-backlog-bytes",
@@ -1176,17 +1313,19 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     """Register ``recurscope serve`` on the CLI's subparsers."""
     parser = subparsers.add_parser(
         "serve",
-        help="receive OTLP/HTTP traces (protobuf or JSON) into the DuckDB store",
+        help="receive OTLP traces (HTTP: protobuf or JSON; gRPC) into the DuckDB store",
         description=(
             "Listen for OpenTelemetry spans on OTLP/HTTP (POST /v1/traces, protobuf or JSON, "
-            "gzip or deflate) and store them in the recurscope DuckDB store. A 200 means the "
+            "gzip or deflate) and OTLP/gRPC (TraceService/Export, port 4317) and store them "
+            "in the recurscope DuckDB store. A 200 (gRPC: OK) means the "
             "spans are on disk (a spool beside the store) and survive a crash; they reach "
             "the store within a second or two, or as soon as another writer (recurscope "
             "ingest) lets go of it. Stop with Ctrl-C or SIGTERM: in-flight requests finish "
             "and the spool is stored first. Point exporters at it with "
-            "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318."
+            "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 (or :4317 with "
+            "OTEL_EXPORTER_OTLP_PROTOCOL=grpc)."
         ),
-        epilog="Example: recurscope serve --db data/recurscope.duckdb --port 4318",
+        epilog="Example: recurscope serve --db data/recurscope.duckdb --port 4318 --grpc-port 4317",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_arguments(parser)
@@ -1201,10 +1340,12 @@ def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
         db_path=resolve_db_path(args.db),
         host=args.host,
         port=args.port,
+        grpc_port=None if args.no_grpc else args.grpc_port,
         spool_dir=Path(args.spool) if args.spool else None,
         token=token,
         max_body_bytes=args.max_body_bytes,
         max_decompressed_bytes=args.max_decompressed_bytes,
+        max_compression_ratio=args.max_compression_ratio,
         max_backlog_bytes=args.max_backlog_bytes,
         max_in_flight=max(args.max_in_flight, 1),
         max_connections=max(args.max_connections, 1),
@@ -1235,6 +1376,9 @@ def run_serve_command(args: argparse.Namespace) -> int:
     except PipelineError as error:
         print(f"recurscope serve: error: {error}", file=sys.stderr)
         return 1
+    except _ListenError as error:
+        print(f"recurscope serve: error: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(
             f"recurscope serve: error: cannot listen on {config.host}:{config.port}: "
@@ -1261,8 +1405,10 @@ def run_serve_command(args: argparse.Namespace) -> int:
         stop.set()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    grpc_endpoint = receiver.grpc_endpoint
+    also = f" and OTLP/gRPC on {grpc_endpoint}" if grpc_endpoint is not None else ""
     print(
-        f"recurscope serve: listening on {receiver.url} (store {config.db_path}, spool "
+        f"recurscope serve: listening on {receiver.url}{also} (store {config.db_path}, spool "
         f"{config.spool_path}{', bearer token required' if config.token else ''})",
         flush=True,
     )
@@ -1287,12 +1433,16 @@ def run_serve_command(args: argparse.Namespace) -> int:
 
 
 class ReceiverProcess:
-    """``recurscope serve`` in a child process on a free loopback port (tests, benchmarks).
+    """``recurscope serve`` in a child process on free loopback ports (tests, benchmarks).
 
-    ::
+    Both ports are free ones (``--port 0 --grpc-port 0``; extra ``args`` come
+    after, so ``"--no-grpc"`` or ``"--grpc-port", "N"`` override), so any
+    number of them run side by side. ::
 
         with ReceiverProcess(db) as server:
             exporter = OTLPSpanExporter(endpoint=server.endpoint)
+            # opentelemetry.exporter.otlp.proto.grpc.trace_exporter.OTLPSpanExporter:
+            grpc_exporter = GrpcExporter(endpoint=server.grpc_endpoint, insecure=True)
             ...
             server.stop()          # SIGTERM: finish requests, store the spool; exit code
     """
@@ -1312,6 +1462,9 @@ class ReceiverProcess:
         self.endpoint = ""
         """``http://127.0.0.1:PORT/v1/traces``."""
         self.port = 0
+        self.grpc_endpoint = ""
+        """``127.0.0.1:PORT`` of OTLP/gRPC (empty with ``--no-grpc``)."""
+        self.grpc_port = 0
         self.output: list[str] = []
         self._stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed in __exit__
         self._stderr_text = ""
@@ -1328,6 +1481,8 @@ class ReceiverProcess:
             "--host",
             DEFAULT_HOST,
             "--port",
+            "0",
+            "--grpc-port",
             "0",
             *self.args,
         ]
@@ -1347,6 +1502,9 @@ class ReceiverProcess:
                 if " listening on " in line:
                     self.endpoint = line.split(" listening on ", 1)[1].split()[0]
                     self.port = int(self.endpoint.rsplit(":", 1)[1].split("/", 1)[0])
+                    if " OTLP/gRPC on " in line:
+                        self.grpc_endpoint = line.split(" OTLP/gRPC on ", 1)[1].split()[0]
+                        self.grpc_port = int(self.grpc_endpoint.rsplit(":", 1)[1])
                     return self
             elif self.process.poll() is not None:
                 break
@@ -1394,7 +1552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m recurscope.pipeline.receiver [serve] [--db PATH] [--port N] ...``."""
     parser = argparse.ArgumentParser(
         prog="recurscope serve",
-        description="Receive OTLP/HTTP traces into the recurscope DuckDB store.",
+        description="Receive OTLP/HTTP and OTLP/gRPC traces into the recurscope DuckDB store.",
         epilog="Example: python -m recurscope.pipeline.receiver serve --db data/x.duckdb",
     )
     _add_arguments(parser)
