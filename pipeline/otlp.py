@@ -1743,9 +1743,51 @@ def decode_proto_bytes(
                 position,
             )
             return
+        if (count := _over_span_cap(lenient, limits)) is not None:
+            yield _too_many_spans(count, limits, data)
+            return
         yield from _iter_proto(lenient, limits=limits, byte_offset=byte_offset, lenient=True)
         return
+    if (count := _over_span_cap(request, limits)) is not None:
+        yield _too_many_spans(count, limits, data)
+        return
     yield from iter_proto_request(request, limits=limits, byte_offset=byte_offset)
+
+
+def _over_span_cap(request: Any, limits: DecodeLimits) -> int | None:
+    """The request's span count when it is over ``max_request_spans``, else ``None``."""
+    if limits.max_request_spans is None:
+        return None
+    count = sum(len(scope.spans) for rs in request.resource_spans for scope in rs.scope_spans)
+    return count if count > limits.max_request_spans else None
+
+
+def _too_many_spans(count: int, limits: DecodeLimits, data: bytes) -> Rejection:
+    return Rejection(
+        Reason.RECORD_TOO_LARGE,
+        f"the request holds {count} spans, over --max-request-spans {limits.max_request_spans}: "
+        "send smaller batches (e.g. BatchSpanProcessor max_export_batch_size)",
+        data[: limits.excerpt_bytes],
+        Position(),
+    )
+
+
+def _json_span_count(body: bytes) -> int | None:
+    """Spans in an OTLP JSON request, or ``None`` when it does not parse (decoding says why)."""
+    try:
+        request = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    count = 0
+    if not isinstance(request, dict):
+        return None
+    for resource in request.get("resourceSpans") or request.get("resource_spans") or ():
+        if not isinstance(resource, dict):
+            continue
+        for scope in resource.get("scopeSpans") or resource.get("scope_spans") or ():
+            if isinstance(scope, dict) and isinstance(scope.get("spans"), list):
+                count += len(scope["spans"])
+    return count
 
 
 # --------------------------------------------------------------------------
@@ -1854,6 +1896,13 @@ def decode_request_body(
     if media_type in ("application/x-protobuf", "application/protobuf"):
         items = list(decode_proto_bytes(body, limits=limits))
     elif media_type == "application/json":
+        cap = limits.max_request_spans
+        # Every span has a spanId (links do too: an over-estimate), so this
+        # cheap count clears almost every request without a second parse.
+        if cap is not None and body.count(b'"spanId"') + body.count(b'"span_id"') > cap:
+            count = _json_span_count(body)
+            if count is not None and count > cap:
+                return DecodedBody((), (_too_many_spans(count, limits, body),))
         items = list(decode_json_bytes(body, limits=limits))
     else:
         raise IngestError(

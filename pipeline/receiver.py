@@ -98,7 +98,7 @@ DEFAULT_MAX_DECOMPRESSED_BYTES: Final = 64 * 1024 * 1024
 """Largest body after gzip/deflate (the Python exporter's own request cap)."""
 DEFAULT_MAX_BACKLOG_BYTES: Final = 512 * 1024 * 1024
 """Spooled-but-not-stored bytes above which requests get 503 + Retry-After."""
-DEFAULT_MAX_IN_FLIGHT: Final = 8
+DEFAULT_MAX_IN_FLIGHT: Final = 4
 """Requests decoded and spooled at once (worker threads); more wait their turn."""
 DEFAULT_MAX_CONNECTIONS: Final = 256
 """Open connections; one beyond is closed as soon as it is accepted."""
@@ -171,6 +171,8 @@ class ReceiverConfig:
     max_decompressed_bytes: int = DEFAULT_MAX_DECOMPRESSED_BYTES
     max_compression_ratio: float = 1000.0
     """Largest decompressed/compressed ratio past the first 16 MiB (a gzip bomb guard)."""
+    max_request_spans: int = 100_000
+    """Most spans in one request (413 beyond): decoding holds a request's spans at once."""
     max_backlog_bytes: int = DEFAULT_MAX_BACKLOG_BYTES
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
     retry_after_max: int = DEFAULT_RETRY_AFTER_MAX
@@ -248,6 +250,7 @@ class ReceiverConfig:
             max_record_bytes=self.max_decompressed_bytes,
             max_decompressed_bytes=self.max_decompressed_bytes,
             max_compression_ratio=self.max_compression_ratio,
+            max_request_spans=self.max_request_spans,
         )
 
     @property
@@ -1224,6 +1227,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="largest body after gzip/deflate; larger gets 413 (default: 64MiB)",
     )
     parser.add_argument(
+        "--max-request-spans",
+        type=int,
+        default=defaults.max_request_spans,
+        metavar="N",
+        help="most spans in one request; more gets 413 (bounds a request's memory; "
+        f"default: {defaults.max_request_spans:,})",
+    )
+    parser.add_argument(
         "--max-compression-ratio",
         type=float,
         default=defaults.max_compression_ratio,
@@ -1346,6 +1357,7 @@ def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
         max_body_bytes=args.max_body_bytes,
         max_decompressed_bytes=args.max_decompressed_bytes,
         max_compression_ratio=args.max_compression_ratio,
+        max_request_spans=max(args.max_request_spans, 1),
         max_backlog_bytes=args.max_backlog_bytes,
         max_in_flight=max(args.max_in_flight, 1),
         max_connections=max(args.max_connections, 1),

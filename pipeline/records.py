@@ -282,6 +282,11 @@ class DecodeLimits:
     """Deepest nesting of array/kvlist attribute values."""
     excerpt_bytes: int = 4096
     """How much raw input a quarantine row keeps."""
+    max_request_spans: int | None = None
+    """Most spans one OTLP/HTTP or gRPC request may hold (``recurscope serve``); ``None`` for files.
+
+    Decoding holds every span of a request as a row at once (about 0.8 KB
+    each): the cap bounds a request's memory, whatever its compression."""
 
 
 DEFAULT_LIMITS: Final = DecodeLimits()

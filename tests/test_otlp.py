@@ -999,3 +999,37 @@ def test_excerpt_is_a_copy_not_a_live_reference() -> None:
         json.loads(str(rejection.excerpt))
         == original["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     )
+
+
+@pytest.mark.parametrize("media", ["application/json", "application/x-protobuf"])
+def test_a_request_over_the_span_cap_is_one_record_too_large(media: str) -> None:
+    """serve's --max-request-spans: refused whole, before rows are built; at the cap, decoded."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest as Request,
+    )
+
+    from recurscope.pipeline.otlp import decode_request_body
+    from recurscope.pipeline.records import DecodeLimits, Reason
+
+    def body(count: int) -> bytes:
+        request = Request()
+        scope = request.resource_spans.add().scope_spans.add()
+        for index in range(count):
+            span = scope.spans.add()
+            span.trace_id, span.span_id = bytes(range(1, 17)), (index + 1).to_bytes(8, "big")
+            span.name, span.start_time_unix_nano, span.end_time_unix_nano = "s", 1, 2
+        if media == "application/json":  # OTLP JSON: hex ids, not protobuf JSON's base64
+            spans = [
+                {"traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": f"{index + 1:016x}",
+                 "name": "s", "startTimeUnixNano": "1", "endTimeUnixNano": "2"}
+                for index in range(count)
+            ]  # fmt: skip
+            return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode()
+        return request.SerializeToString()
+
+    limits = DecodeLimits(max_request_spans=3)
+    over = decode_request_body(body(4), content_type=media, limits=limits)
+    assert over.rows == () and [r.reason for r in over.rejections] == [Reason.RECORD_TOO_LARGE]
+    assert "--max-request-spans 3" in over.rejections[0].detail
+    at = decode_request_body(body(3), content_type=media, limits=limits)
+    assert len(at.rows) == 3 and at.rejections == ()

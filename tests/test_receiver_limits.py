@@ -220,3 +220,75 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
         monkeypatch.delenv(name, raising=False)
     yield
+
+
+def _tiny_span_bomb(count: int) -> bytes:
+    """One gzip request of ``count`` minimal spans (one trace): small on the wire, huge decoded."""
+    import gzip
+
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    request = ExportTraceServiceRequest()
+    scope = request.resource_spans.add().scope_spans.add()
+    trace = bytes(range(1, 17))
+    for index in range(count):
+        span = scope.spans.add()
+        span.trace_id = trace
+        span.span_id = (index + 1).to_bytes(8, "big")
+        span.name = "x"
+        span.start_time_unix_nano, span.end_time_unix_nano = 1, 2
+    return gzip.compress(request.SerializeToString())
+
+
+def peak_rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM line")
+
+
+def test_64_requests_of_a_million_tiny_spans_are_refused_within_bounded_memory(db: Path) -> None:
+    """The outside tester's request (1.3 M tiny spans, a few MiB gzip), 64 at once: 413, < 2 GB.
+
+    One such request alone took 1.15 GB before the span cap, and nothing bounded 64
+    of them; now each is refused after parsing (no rows built), at most
+    --max-in-flight decode at once, and bodies wait in the byte budget. Measured
+    here: 1.37 GB peak (the bound leaves room for a noisier machine)."""
+    bomb = _tiny_span_bomb(1_300_000)
+    headers = {**PROTO, "Content-Encoding": "gzip"}
+    with ReceiverProcess(db) as server:
+        assert server.process is not None
+        statuses: list[int] = []
+
+        def send() -> None:
+            try:
+                statuses.append(
+                    requests.post(
+                        server.endpoint, data=bomb, headers=headers, timeout=120
+                    ).status_code
+                )
+            except requests.RequestException:
+                statuses.append(0)
+
+        senders = [threading.Thread(target=send) for _ in range(64)]
+        started = time.monotonic()
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join()
+        seconds = time.monotonic() - started
+        peak = peak_rss(server.process.pid)
+        print(
+            f"\n64 x {len(bomb) / 2**20:.1f} MiB gzip requests of 1.3 M spans: {seconds:.1f} s, "
+            f"server peak RSS {peak / 1e9:.2f} GB, answers {sorted(set(statuses))}"
+        )
+        assert set(statuses) <= {413, 503} and statuses.count(413) > 0
+        assert peak < 2_000_000_000, peak
+        exporter = OTLPSpanExporter(endpoint=server.endpoint, timeout=10)
+        batch = spans(10, "after")
+        assert exporter.export(batch) == SpanExportResult.SUCCESS
+        exporter.shutdown()  # type: ignore[no-untyped-call]
+        assert server.stop() == 0
+    assert set(stored(db)) == ids(batch)
