@@ -40,7 +40,7 @@ from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store
@@ -91,7 +91,17 @@ class Run:
     throttled: str
 
 
-def receive(parts: list[Sequence[ReadableSpan]], clients: int) -> Run:
+def _exporter(protocol: str, server: ReceiverProcess) -> SpanExporter:
+    if protocol == "grpc":
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import (
+            OTLPSpanExporter as GrpcExporter,
+        )
+
+        return GrpcExporter(endpoint=server.grpc_endpoint, insecure=True)
+    return OTLPSpanExporter(endpoint=server.endpoint)
+
+
+def receive(parts: list[Sequence[ReadableSpan]], clients: int, protocol: str = "http") -> Run:
     """Export every batch to a fresh receiver with ``clients`` threads; wait until stored."""
     with tempfile.TemporaryDirectory(prefix="recurscope-bench-") as folder:
         db = Path(folder) / "bench.duckdb"
@@ -99,12 +109,12 @@ def receive(parts: list[Sequence[ReadableSpan]], clients: int) -> Run:
             failures: list[SpanExportResult] = []
 
             def client(mine: list[Sequence[ReadableSpan]]) -> None:
-                exporter = OTLPSpanExporter(endpoint=server.endpoint)
+                exporter = _exporter(protocol, server)
                 for part in mine:
                     result = exporter.export(part)
                     if result != SpanExportResult.SUCCESS:
                         failures.append(result)
-                exporter.shutdown()  # type: ignore[no-untyped-call]
+                exporter.shutdown()
 
             threads = [
                 threading.Thread(target=client, args=(parts[i::clients],)) for i in range(clients)
@@ -144,37 +154,45 @@ def main() -> int:
         "--clients", type=int, nargs="+", default=[1, 4], help="concurrent exporters per run"
     )
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument(
+        "--protocol", choices=("http", "grpc", "both"), default="http", help="OTLP transport"
+    )
     options = parser.parse_args()
+    protocols = ("http", "grpc") if options.protocol == "both" else (options.protocol,)
 
     spans = record_spans(options.spans)
     parts = batches(spans)
     encode = encode_seconds(parts)
     rows = []
-    for clients in options.clients:
-        run = receive(parts, clients)
-        if run.stored != run.spans or run.distinct != run.spans:
-            print(f"LOSS: sent {run.spans}, stored {run.stored} ({run.distinct} distinct)")
-            return 1
-        rows.append(run)
+    for protocol in protocols:
+        for clients in options.clients:
+            run = receive(parts, clients, protocol)
+            if run.stored != run.spans or run.distinct != run.spans:
+                print(f"LOSS: sent {run.spans}, stored {run.stored} ({run.distinct} distinct)")
+                return 1
+            rows.append((protocol, run))
 
     encode_rate = len(spans) / encode
     if options.markdown:
-        print("| clients | encode only | acknowledged | ratio | stored in DuckDB | ratio | loss |")
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print(
+            "| protocol | clients | encode only | acknowledged | ratio | stored in DuckDB "
+            "| ratio | loss |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     else:
         print(f"encode only (exporter, no network): {encode_rate:,.0f} spans/s")
-    for run in rows:
+    for protocol, run in rows:
         ack_rate = run.spans / run.acknowledged_seconds
         stored_rate = run.spans / run.stored_seconds
         if options.markdown:
             print(
-                f"| {run.clients} | {encode_rate:,.0f} spans/s | {ack_rate:,.0f} spans/s | "
+                f"| {protocol} | {run.clients} | {encode_rate:,.0f} spans/s | {ack_rate:,.0f} spans/s | "
                 f"{run.acknowledged_seconds / encode:.1f}x | {stored_rate:,.0f} spans/s | "
                 f"{run.stored_seconds / encode:.1f}x | 0 of {run.spans:,} |"
             )
         else:
             print(
-                f"{run.clients} client(s): acknowledged {ack_rate:,.0f} spans/s "
+                f"{protocol}, {run.clients} client(s): acknowledged {ack_rate:,.0f} spans/s "
                 f"({run.acknowledged_seconds / encode:.1f}x encode time), stored "
                 f"{stored_rate:,.0f} spans/s ({run.stored_seconds / encode:.1f}x), "
                 f"{run.stored:,}/{run.spans:,} stored once, {run.throttled} throttled"
