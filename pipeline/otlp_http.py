@@ -48,7 +48,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 __all__ = ["HttpLimits", "HttpServer", "Reply", "Request"]
 
-_log = logging.getLogger("recurscope.pipeline.receiver")
+_log = logging.getLogger("recurscope.serve")  # the serve command prints this logger
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -403,10 +403,40 @@ _GONE: Final = 499
 """Not sent: marks a request whose client disconnected before its body arrived."""
 
 
+_RESERVED_FILES: Final = 128
+"""File descriptors kept free of connections: the store, its snapshot, spool segments, gRPC."""
+
+
+def _within_file_limit(limits: HttpLimits) -> HttpLimits:
+    """Lower the connection cap below the process's open-file limit, leaving room for the rest.
+
+    Otherwise, under ``ulimit -n 256``, connections would take every
+    descriptor before the cap is reached: accepting fails, and the drainer
+    can no longer open the store ("Too many open files").
+    """
+    import dataclasses
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return limits
+    room = max(8, soft - _RESERVED_FILES)
+    if limits.max_connections <= room:
+        return limits
+    _log.info(
+        "--max-connections %d lowered to %d: the open-file limit is %d (ulimit -n)",
+        limits.max_connections,
+        room,
+        soft,
+    )
+    return dataclasses.replace(limits, max_connections=room)
+
+
 class HttpServer:
     """uvicorn serving :class:`_App` on a socket bound here, in a thread of its own."""
 
     def __init__(self, handler: Handler, host: str, port: int, limits: HttpLimits) -> None:
+        limits = _within_file_limit(limits)
         self.limits = limits
         self.counters = _Counters()
         self.app = _App(handler, limits, self.counters)
@@ -430,7 +460,10 @@ class HttpServer:
             timeout_keep_alive=max(1, int(limits.keep_alive_timeout)),
             timeout_graceful_shutdown=None,
             h11_max_incomplete_event_size=limits.max_header_bytes,
-            backlog=max(128, limits.max_connections),
+            # asyncio accepts up to `backlog` connections in one burst before any
+            # protocol runs, so the cap can only act on what is left: a burst
+            # of a quarter of the cap keeps a full server inside its files.
+            backlog=max(16, min(128, limits.max_connections // 4)),
         )
         config.limits = limits
         config.counters = self.counters

@@ -1465,8 +1465,11 @@ class ReceiverProcess:
         *args: str,
         env: dict[str, str] | None = None,
         startup_timeout: float = 30.0,
+        max_open_files: int | None = None,
     ) -> None:
         self.db_path = Path(db_path)
+        self.max_open_files = max_open_files
+        """The child's soft ``ulimit -n`` (``None``: inherited)."""
         self.args = args
         self.env = env
         self.startup_timeout = startup_timeout
@@ -1499,8 +1502,22 @@ class ReceiverProcess:
             *self.args,
         ]
         environment = dict(os.environ if self.env is None else self.env)
+        files = self.max_open_files
+
+        def limit_files() -> None:  # runs in the child, before exec
+            import resource
+
+            if files is not None:
+                _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard))
+
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=environment
+            command,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            env=environment,
+            preexec_fn=limit_files if files is not None else None,
         )
         assert self.process.stdout is not None
         deadline = time.monotonic() + self.startup_timeout

@@ -292,3 +292,32 @@ def test_64_requests_of_a_million_tiny_spans_are_refused_within_bounded_memory(d
         exporter.shutdown()  # type: ignore[no-untyped-call]
         assert server.stop() == 0
     assert set(stored(db)) == ids(batch)
+
+
+def test_under_ulimit_256_idle_connections_leave_the_drainer_its_files(db: Path) -> None:
+    """ulimit -n 256 and 400 idle connections: the cap drops below the limit, spans still land.
+
+    Before, connections took every descriptor: legitimate requests timed out
+    and the drainer died on "Too many open files".
+    """
+    with ReceiverProcess(db, "--header-timeout", "60", max_open_files=256) as server:
+        assert server.process is not None
+        held = open_idle(server.port, 400)
+        try:
+            time.sleep(0.5)
+            exporter = OTLPSpanExporter(endpoint=server.endpoint, timeout=10)
+            sent: set[tuple[str, str]] = set()
+            for round_ in range(3):
+                batch = spans(20, f"ulimit-{round_}")
+                assert exporter.export(batch) == SpanExportResult.SUCCESS
+                sent |= ids(batch)
+            exporter.shutdown()  # type: ignore[no-untyped-call]
+            alive = sum(not closed_by_server(s, 0.01) for s in held)
+            assert alive <= 256 - 128
+        finally:
+            for sock in held:
+                sock.close()
+        assert server.stop() == 0
+        assert "Too many open files" not in server.stderr
+        assert "lowered to 128" in server.stderr
+    assert set(stored(db)) == sent
