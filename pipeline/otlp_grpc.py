@@ -53,7 +53,7 @@ import grpc
 from google.protobuf import duration_pb2
 from google.rpc import error_details_pb2, status_pb2
 
-from .otlp_http import Handler, Reply, Request
+from .otlp_http import Handler, Reply, Request, slots_busy
 
 __all__ = ["EXPORT_METHOD", "GrpcLimits", "GrpcServer"]
 
@@ -212,14 +212,7 @@ class GrpcServer:
         if not self._slots.acquire(timeout=limits.queue_timeout):
             with self.counters.lock:
                 self.counters.queue_timeouts += 1
-            reply = self.handler.refusal(
-                request,
-                503,
-                f"all {limits.max_in_flight} processing slots stayed busy for "
-                f"{limits.queue_timeout:g} s; retry after the time given",
-            )
-            reply.headers["Retry-After"] = str(self.handler.retry_after())
-            return reply
+            return slots_busy(self.handler, request, limits.max_in_flight, limits.queue_timeout)
         try:
             if not context.is_active():
                 # The caller gave up (deadline) while waiting; it will send again.

@@ -46,7 +46,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HttpLimits", "HttpServer", "Reply", "Request"]
+__all__ = ["HttpLimits", "HttpServer", "Reply", "Request", "slots_busy"]
 
 _log = logging.getLogger("recurscope.serve")  # the serve command prints this logger
 
@@ -121,6 +121,17 @@ class Handler(Protocol):
 
     def retry_after(self) -> int:
         """Seconds a throttled client should wait, from the backlog."""
+
+
+def slots_busy(handler: Handler, request: Request, slots: int, waited: float) -> Reply:
+    """503 + ``Retry-After`` for a request that waited ``waited`` s for one of ``slots``."""
+    reply = handler.refusal(
+        request,
+        503,
+        f"all {slots} processing slots stayed busy for {waited:g} s; retry after the time given",
+    )
+    reply.headers["Retry-After"] = str(handler.retry_after())
+    return reply
 
 
 class _Counters:
@@ -370,14 +381,7 @@ class _App:
                 await asyncio.wait_for(slots.acquire(), limits.queue_timeout)
             except TimeoutError:
                 self.counters.queue_timeouts += 1
-                reply = self.handler.refusal(
-                    request,
-                    503,
-                    f"all {limits.max_in_flight} processing slots stayed busy for "
-                    f"{limits.queue_timeout:g} s; retry after the time given",
-                )
-                reply.headers["Retry-After"] = str(self.handler.retry_after())
-                return reply
+                return slots_busy(self.handler, request, limits.max_in_flight, limits.queue_timeout)
             try:
                 return await loop.run_in_executor(self.pool, self.handler.process, request, body)
             finally:

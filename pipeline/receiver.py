@@ -1263,7 +1263,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=defaults.max_connections,
         metavar="N",
-        help=f"open connections; more are closed at once (default: {defaults.max_connections})",
+        help="open connections; at the cap a new one replaces the longest-idle one "
+        f"(default: {defaults.max_connections})",
     )
     parser.add_argument(
         "--max-buffered-bytes",
