@@ -381,3 +381,11 @@ def test_evidence_pages_show_the_reports_estimates(
     for page, label, criterion, shape in checks:
         _open(app, page)
         assert _metric(app, label) == shape.format(estimate[criterion]), (page, label)
+
+
+def test_the_verdict_page_shows_the_preregistration_amendment(app: AppTest) -> None:
+    """An amended pre-registration says so on the page, with what changed and why."""
+    _open(app, "verdict")
+    assert not app.exception
+    shown = " ".join(i.value for i in app.info)
+    assert "Amended: version 2" in shown and "studentized" in shown

@@ -159,12 +159,21 @@ def preregistration(report: Report) -> None:
         cols[1].success(
             "Integrity: fixed before the window's first span.", icon=":material/verified:"
         )
+    for amendment in pre.amendments:
+        st.info(
+            f"**Amended: version {amendment.version}** "
+            f"({(amendment.registered_at or 'undated')[:10]}): {ui.escape(amendment.changes)}.",
+            icon=":material/edit_note:",
+        )
+        with st.expander(f"Why version {amendment.version}"):
+            st.markdown(ui.escape(amendment.rationale))
     with st.expander("Decision rule and statistics"):
         st.markdown(
             f"{pre.correction.title()} over m = {pre.comparisons} primary criteria at alpha "
-            f"{pre.alpha:g}: primary intervals at {pre.adjusted_confidence:.2%}, descriptive at "
-            f"{pre.descriptive_confidence:.0%}; {pre.resamples:,} session-bootstrap resamples, "
-            f"seed {pre.seed}; boilerplate S = {pre.min_other_sessions}."
+            f"{pre.alpha:g}: primary intervals at {pre.adjusted_confidence:.2%} "
+            f"({pre.interval}), descriptive at {pre.descriptive_confidence:.0%}; "
+            f"{pre.resamples:,} session-bootstrap resamples, seed {pre.seed}; "
+            f"boilerplate S = {pre.min_other_sessions}."
         )
         st.text(pre.rule.strip())
 
