@@ -1727,6 +1727,13 @@ def decode_proto_bytes(
             position,
         )
         return
+    if limits.max_request_spans is not None:
+        # Counted on the wire first: an oversized request is refused before
+        # its parsed message (about 2.4x its bytes) is ever built.
+        wire_count = proto_span_count(data, stop_after=limits.max_request_spans)
+        if wire_count is not None and wire_count > limits.max_request_spans:
+            yield _too_many_spans(wire_count, limits, data, at_least=True)
+            return
     request = ExportTraceServiceRequest()
     try:
         request.ParseFromString(data)
@@ -1762,10 +1769,77 @@ def _over_span_cap(request: Any, limits: DecodeLimits) -> int | None:
     return count if count > limits.max_request_spans else None
 
 
-def _too_many_spans(count: int, limits: DecodeLimits, data: bytes) -> Rejection:
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    """The varint at ``at`` and the offset after it; ``IndexError``/``ValueError`` if malformed."""
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+        if shift > 63:
+            raise ValueError("varint longer than 10 bytes")
+
+
+def _length_delimited(data: bytes, start: int, end: int, field: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each length-delimited ``field`` between ``start`` and ``end``.
+
+    Other fields are skipped by wire type; ``ValueError``/``IndexError`` on bytes
+    that are not protobuf (the parser then says what is wrong).
+    """
+    at = start
+    while at < end:
+        key, at = _read_varint(data, at)
+        wire_type = key & 7
+        if wire_type == 0:
+            _, at = _read_varint(data, at)
+        elif wire_type == 1:
+            at += 8
+        elif wire_type == 5:
+            at += 4
+        elif wire_type == 2:
+            length, at = _read_varint(data, at)
+            if at + length > end:
+                raise ValueError("field runs past its message")
+            if key >> 3 == field:
+                yield at, at + length
+            at += length
+        else:
+            raise ValueError(f"wire type {wire_type}")
+    if at != end:
+        raise ValueError("field runs past its message")
+
+
+def proto_span_count(data: bytes, *, stop_after: int | None = None) -> int | None:
+    """Spans in a protobuf ``ExportTraceServiceRequest``, read from the wire without parsing.
+
+    Walks ``resource_spans`` (1) → ``scope_spans`` (2) → ``spans`` (2) by
+    their length prefixes, so it holds no message in memory. Stops once the
+    count passes ``stop_after`` (the count returned is then ``stop_after + 1``);
+    ``None`` when the bytes are not well-formed protobuf.
+    """
+    count = 0
+    try:
+        for rs_start, rs_end in _length_delimited(data, 0, len(data), 1):
+            for ss_start, ss_end in _length_delimited(data, rs_start, rs_end, 2):
+                for _ in _length_delimited(data, ss_start, ss_end, 2):
+                    count += 1
+                    if stop_after is not None and count > stop_after:
+                        return count
+    except (IndexError, ValueError):
+        return None
+    return count
+
+
+def _too_many_spans(
+    count: int, limits: DecodeLimits, data: bytes, *, at_least: bool = False
+) -> Rejection:
+    held = f"more than {limits.max_request_spans}" if at_least else str(count)
     return Rejection(
         Reason.RECORD_TOO_LARGE,
-        f"the request holds {count} spans, over --max-request-spans {limits.max_request_spans}: "
+        f"the request holds {held} spans, over --max-request-spans {limits.max_request_spans}: "
         "send smaller batches (e.g. BatchSpanProcessor max_export_batch_size)",
         data[: limits.excerpt_bytes],
         Position(),

@@ -23,12 +23,18 @@ gets RESOURCE_EXHAUSTED before any handler runs). What this module adds:
 - **the port is bound without SO_REUSEPORT**: grpcio sets it by default on
   Linux, so a second receiver on a taken port would bind silently and share
   its connections; here it fails with ``OSError`` like the HTTP socket does;
-- **a cap on RPCs admitted at once** (``max_rpcs``, grpcio's
-  ``maximum_concurrent_rpcs``), which bounds the messages held in memory;
-  beyond it grpcio answers RESOURCE_EXHAUSTED at once. grpcio's synchronous
-  server waits for a call's message in a pool thread, so the pool has one
-  thread per admitted RPC: a client slow to send its message holds one of
-  those, never a processing slot;
+- **a cap on RPCs admitted at once** (``max_rpcs``), which bounds the
+  messages held in memory. The method is served as *request-streaming* (on
+  the wire a unary call is a stream of one message), so the handler runs
+  before the message is read and a call beyond the cap is answered
+  UNAVAILABLE with ``RetryInfo`` without reading it — retryable, unlike the
+  bare RESOURCE_EXHAUSTED grpcio's own ``maximum_concurrent_rpcs`` sends
+  (which OTLP exporters drop). The pool has a thread per admitted call plus
+  ``_REFUSAL_THREADS`` that only ever refuse, so refusals never wait behind
+  admitted calls; grpcio's cap stays as an outer bound
+  (``_OUTER_RPC_FACTOR`` × ``max_rpcs``) on calls queued for those threads. A
+  client slow to send its message holds an admitted call, never a
+  processing slot;
 - **processing slots** (``max_in_flight``, waited for at most
   ``queue_timeout``), as for HTTP: decoding and the spool's ``fdatasync`` run
   at most that many at a time; a call that waits longer gets UNAVAILABLE with
@@ -46,6 +52,7 @@ import errno
 import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
@@ -63,6 +70,10 @@ EXPORT_METHOD: Final = f"/{_SERVICE}/Export"
 _TRACES_PATH: Final = "/v1/traces"
 """The OTLP/HTTP path an ``Export`` call stands for when it reaches the handler."""
 _PROTOBUF: Final = "application/x-protobuf"
+_REFUSAL_THREADS: Final = 4
+"""Pool threads beyond ``max_rpcs``: admitted calls never occupy them all."""
+_OUTER_RPC_FACTOR: Final = 8
+"""grpcio's own cap (bare RESOURCE_EXHAUSTED) sits this many times above ``max_rpcs``."""
 
 # HTTP status of the handler's reply -> gRPC status. UNAVAILABLE is the code
 # OTLP/gRPC clients retry; the others say "do not send this again".
@@ -87,6 +98,8 @@ class GrpcLimits:
     """Calls admitted at once (processing, waiting for a slot, or receiving their message)."""
     queue_timeout: float = 5.0
     """Seconds a received call waits for a processing slot before UNAVAILABLE."""
+    message_timeout: float = 30.0
+    """Seconds an admitted call has for its message to arrive (``--body-timeout``)."""
     handshake_timeout: float = 10.0
     """Seconds a new connection has to complete the HTTP/2 handshake."""
     shutdown_grace: float = 30.0
@@ -99,6 +112,8 @@ class _Counters:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.queue_timeouts = 0
+        self.calls_refused = 0
+        self.message_timeouts = 0
 
 
 class GrpcServer:
@@ -113,11 +128,14 @@ class GrpcServer:
         self.handler = handler
         self.limits = limits
         self.counters = _Counters()
-        self.pool = ThreadPoolExecutor(limits.max_rpcs, thread_name_prefix="recurscope-grpc")
+        self.pool = ThreadPoolExecutor(
+            limits.max_rpcs + _REFUSAL_THREADS, thread_name_prefix="recurscope-grpc"
+        )
+        self._admitted = threading.BoundedSemaphore(limits.max_rpcs)
         self._slots = threading.BoundedSemaphore(limits.max_in_flight)
         self._server = grpc.server(
             self.pool,
-            maximum_concurrent_rpcs=limits.max_rpcs,
+            maximum_concurrent_rpcs=limits.max_rpcs * _OUTER_RPC_FACTOR,
             options=[
                 ("grpc.so_reuseport", 0),
                 ("grpc.max_receive_message_length", limits.max_message_bytes),
@@ -157,7 +175,9 @@ class GrpcServer:
                     _SERVICE,
                     {
                         # No (de)serializers: the message arrives and leaves as bytes.
-                        "Export": grpc.unary_unary_rpc_method_handler(self._export),
+                        # Request-streaming so the handler runs before the message is
+                        # read (a unary call is a one-message stream on the wire).
+                        "Export": grpc.stream_unary_rpc_method_handler(self._export),
                     },
                 ),
             )
@@ -193,19 +213,67 @@ class GrpcServer:
 
     # -- a call ------------------------------------------------------------------
 
-    def _export(self, message: bytes, context: grpc.ServicerContext) -> bytes:
-        """Screen, wait for a slot, process; an OK answer is the handler's response bytes."""
-        headers = {"content-type": _PROTOBUF, "content-length": str(len(message))}
+    def _export(self, messages: Iterator[bytes], context: grpc.ServicerContext) -> bytes:
+        """Admit, read the message, screen, wait for a slot, process.
+
+        An OK answer is the handler's response bytes. A call beyond ``max_rpcs``
+        is refused before its message is read.
+        """
+        # The message's length is not known before it is read (grpcio enforces
+        # its limit): screened like a chunked HTTP body — token and backlog first.
+        headers = {"content-type": _PROTOBUF, "transfer-encoding": "chunked"}
         tokens = [str(v) for k, v in context.invocation_metadata() if k == "authorization"]
         if tokens:
             headers["authorization"] = ", ".join(tokens)
         request = Request("POST", _TRACES_PATH, headers)
         reply = self.handler.screen(request)
         if reply is None:
-            reply = self._processed(request, message, context)
+            if not self._admitted.acquire(blocking=False):
+                with self.counters.lock:
+                    self.counters.calls_refused += 1
+                self._abort(context, self._over_cap(request))
+            try:
+                message = self._message(messages, context)
+                reply = self._processed(request, message, context)
+            finally:
+                self._admitted.release()
         if reply.status == 200:
             return reply.body
         self._abort(context, reply)
+
+    def _message(self, messages: Iterator[bytes], context: grpc.ServicerContext) -> bytes:
+        """The call's one message, or the call cancelled if it takes over ``message_timeout``.
+
+        A client trickling its message would otherwise hold an admitted call
+        (and a pool thread) until its own deadline, which it chooses.
+        """
+        deadline = threading.Timer(self.limits.message_timeout, context.cancel)
+        deadline.daemon = True
+        deadline.start()
+        try:
+            message = next(messages, None)
+        except grpc.RpcError:
+            message = None
+        finally:
+            deadline.cancel()
+        if message is None:
+            with self.counters.lock:
+                self.counters.message_timeouts += int(not context.is_active())
+            context.abort(grpc.StatusCode.CANCELLED, "the call's message did not arrive in time")
+            raise AssertionError("grpc's context.abort returned")  # pragma: no cover
+        return message
+
+    def _over_cap(self, request: Request) -> Reply:
+        """UNAVAILABLE + ``RetryInfo`` for a call beyond ``max_rpcs`` (its message unread)."""
+        limits = self.limits
+        reply = self.handler.refusal(
+            request,
+            503,
+            f"{limits.max_rpcs} calls are already admitted (the cap bounds the messages held "
+            "in memory); retry after the time given",
+        )
+        reply.headers["Retry-After"] = str(self.handler.retry_after())
+        return reply
 
     def _processed(self, request: Request, message: bytes, context: grpc.ServicerContext) -> Reply:
         limits = self.limits

@@ -90,6 +90,8 @@ DEFAULT_PORT: Final = 4318
 DEFAULT_GRPC_PORT: Final = 4317
 TRACES_PATH: Final = "/v1/traces"
 TOKEN_ENV_VAR: Final = "RECURSCOPE_TOKEN"
+SPOOL_FORMAT: Final = "otlp"
+"""``ingest_log.Format`` of a spool segment's run: OTLP/HTTP and OTLP/gRPC requests share it."""
 """Environment variable holding the bearer token clients must send (``--token``)."""
 
 DEFAULT_MAX_BODY_BYTES: Final = 20 * 1024 * 1024
@@ -234,11 +236,12 @@ class ReceiverConfig:
         return GrpcLimits(
             max_message_bytes=self.max_body_bytes,
             max_in_flight=self.max_in_flight,
-            # One pool thread per admitted call (grpcio waits for the message in
-            # it): four per processing slot let bursts queue instead of being
-            # refused, and bound the messages in memory to 4 x max_in_flight.
+            # One pool thread per admitted call (it reads the message): four per
+            # processing slot let bursts queue instead of being refused, and
+            # bound the messages in memory to 4 x max_in_flight.
             max_rpcs=4 * self.max_in_flight,
             queue_timeout=self.queue_timeout,
+            message_timeout=self.body_timeout,
             handshake_timeout=self.header_timeout,
             # At shutdown a call gets as long to finish as an HTTP body has to arrive.
             shutdown_grace=self.body_timeout,
@@ -633,10 +636,11 @@ class _Drainer:
         if info.leftover:
             # Left by an earlier run: the store knows how far that one got, in
             # the same transactions as the spans, so nothing is stored twice.
+            # Segments left by recurscope 0.1 were logged as 'otlp-http segment <id>'.
             rows = session.store.query(
                 "SELECT IngestId, ResumeOffset, ResumeLine, Status FROM ingest_log "
-                "WHERE Source = ? ORDER BY IngestId DESC LIMIT 1",
-                [source],
+                "WHERE Source IN (?, ?) ORDER BY IngestId DESC LIMIT 1",
+                [source, f"otlp-http segment {info.segment_id}"],
             )
             if rows:
                 ingest_id = int(str(rows[0][0]))
@@ -736,9 +740,9 @@ class _Drainer:
     ) -> None:
         store = session.store
         if run.ingest_id is None:
-            run.ingest_id = store.begin_ingest(run.source, "otlp-http").ingest_id
+            run.ingest_id = store.begin_ingest(run.source, SPOOL_FORMAT).ingest_id
         # The run may have begun under an earlier hold (or process): continue its row.
-        ingest_run = IngestRun(store, run.ingest_id, run.source, "otlp-http")
+        ingest_run = IngestRun(store, run.ingest_id, run.source, SPOOL_FORMAT)
         digest = run.digest.copy()
         _hash_range(info.path, run.offset, end, digest)
         # Spans, quarantine rows and the resume point commit together: a crash
@@ -763,7 +767,7 @@ class _Drainer:
 
     def _finish_segment(self, session: WriteSession, info: SegmentInfo, run: _SegmentRun) -> None:
         if run.ingest_id is not None and not run.finished:
-            IngestRun(session.store, run.ingest_id, run.source, "otlp-http").finish(
+            IngestRun(session.store, run.ingest_id, run.source, SPOOL_FORMAT).finish(
                 "ok", checksum=run.digest.hexdigest(), bytes_read=run.offset - HEADER_SIZE
             )
             session.mark_dirty()
@@ -933,7 +937,7 @@ class Receiver:
                     config.db_path,
                     error.holder_kind,
                 )
-            self._drainer = _Drainer(config, spool, self.stats, "otlp-http")
+            self._drainer = _Drainer(config, spool, self.stats, "serve")
             self._drainer.start(session)
             self._http = http
             http.start()

@@ -446,3 +446,62 @@ def test_any_json_value_in_any_field_is_a_row_or_a_rejection_never_an_exception(
         # Never stored as if the key were there once (duplicate_key, or an
         # error found first, such as an array where the resource belongs).
         assert rejections
+
+
+# --- the wire-level span count agrees with the parser -------------------------
+
+_scope_sizes = st.lists(st.lists(st.integers(0, 5), max_size=3), max_size=3)
+
+
+@given(
+    layout=_scope_sizes,
+    names=st.text(max_size=20),
+    cut=st.one_of(st.none(), st.integers(0, 400)),
+    stop_after=st.one_of(st.none(), st.integers(0, 20)),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_wire_span_count_is_the_parsed_count(
+    layout: list[list[int]], names: str, cut: int | None, stop_after: int | None
+) -> None:
+    """``proto_span_count`` (no parse, for --max-request-spans) never disagrees with the parser.
+
+    On a well-formed request it is the parsed count (or ``stop_after + 1`` once
+    past it); on bytes the parser refuses it is ``None`` (or past the cap).
+    """
+    from google.protobuf.message import DecodeError
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+
+    from recurscope.pipeline.otlp import proto_span_count
+
+    request = ExportTraceServiceRequest()
+    for scopes in layout:
+        resource_spans = request.resource_spans.add()
+        resource_spans.resource.attributes.add(key="service.name").value.string_value = names
+        resource_spans.schema_url = names
+        for size in scopes:
+            scope_spans = resource_spans.scope_spans.add()
+            scope_spans.scope.name = names
+            for index in range(size):
+                span = scope_spans.spans.add(name=names, start_time_unix_nano=index + 1)
+                span.events.add(name=names, time_unix_nano=2**63)
+                span.links.add(span_id=b"\x01" * 8)
+    data = request.SerializeToString()
+    if cut is not None:
+        data = data[:cut]
+    parsed = ExportTraceServiceRequest()
+    try:
+        parsed.ParseFromString(data)
+    except DecodeError:
+        # Malformed: no count, unless the cap was passed before the damage
+        # (refused as too large instead of as invalid — refused either way).
+        counted = proto_span_count(data, stop_after=stop_after)
+        assert counted is None or (stop_after is not None and counted == stop_after + 1)
+        return
+    truth = sum(len(ss.spans) for rs in parsed.resource_spans for ss in rs.scope_spans)
+    counted = proto_span_count(data, stop_after=stop_after)
+    if stop_after is not None and truth > stop_after:
+        assert counted == stop_after + 1
+    else:
+        assert counted == truth

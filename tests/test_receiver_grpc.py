@@ -211,8 +211,9 @@ class SlowHandler:
 
 def test_calls_wait_for_a_slot_then_get_unavailable_and_beyond_the_cap_are_refused() -> None:
     """One slot, busy: the next call waits queue_timeout, then UNAVAILABLE with RetryInfo;
-    a call beyond max_rpcs is RESOURCE_EXHAUSTED at once; a caller that gave up while it
-    waited is not processed once the slot frees."""
+    a call beyond max_rpcs is UNAVAILABLE with RetryInfo at once, its message unread (grpcio's
+    own cap would answer a bare RESOURCE_EXHAUSTED, which OTLP exporters drop); a caller that
+    gave up while it waited is not processed once the slot frees."""
     handler = SlowHandler()
     server = GrpcServer(
         handler, "127.0.0.1", 0, GrpcLimits(max_in_flight=1, max_rpcs=2, queue_timeout=1.0)
@@ -231,7 +232,15 @@ def test_calls_wait_for_a_slot_then_get_unavailable_and_beyond_the_cap_are_refus
 
             gave_up = pool.submit(call_export, endpoint, b"", timeout=0.3)
             time.sleep(0.1)  # admitted, waiting for the slot: the cap (2) is reached
-            assert refusal(endpoint, b"").code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            started = time.monotonic()
+            over = refusal(endpoint, b"x" * 1000)
+            assert time.monotonic() - started < 0.5  # at once, not after the queue timeout
+            assert over.code() == grpc.StatusCode.UNAVAILABLE
+            assert "2 calls are already admitted" in over.details()
+            trailers = dict(over.trailing_metadata())
+            retry = trailers["google.rpc.retryinfo-bin"]
+            assert error_details_pb2.RetryInfo.FromString(retry).retry_delay.seconds == 1
+            assert "grpc-status-details-bin" in trailers
             with pytest.raises(grpc.RpcError) as caught:
                 gave_up.result()
             assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
@@ -241,6 +250,38 @@ def test_calls_wait_for_a_slot_then_get_unavailable_and_beyond_the_cap_are_refus
         server.stop()
     assert handler.processed == 1
     assert server.counters.queue_timeouts == 1
+    assert server.counters.calls_refused == 1
+
+
+def test_a_call_whose_message_never_arrives_is_cancelled_after_the_message_timeout() -> None:
+    """A client that opens a call and trickles nothing holds it only ``message_timeout``,
+    not until a deadline of its own choosing; the admitted slot is free again after."""
+    handler = SlowHandler()
+    handler.processed = 1  # no call holds its slot: every process() answers at once
+    server = GrpcServer(
+        handler, "127.0.0.1", 0, GrpcLimits(max_in_flight=1, max_rpcs=1, message_timeout=0.5)
+    )
+    server.start()
+    endpoint = f"127.0.0.1:{server.port}"
+    never = threading.Event()
+
+    def silent() -> Iterator[bytes]:
+        never.wait(20)
+        yield b""
+
+    try:
+        with grpc.insecure_channel(endpoint) as channel:
+            stalled = channel.stream_unary(EXPORT_METHOD)
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as caught:
+                stalled(silent(), timeout=15)
+            assert caught.value.code() == grpc.StatusCode.CANCELLED
+            assert time.monotonic() - started < 5
+        call_export(endpoint, b"")  # the one admitted call is free again
+    finally:
+        never.set()
+        server.stop()
+    assert server.counters.message_timeouts == 1
 
 
 # -- OTLP/gRPC over a real socket ---------------------------------------------------------------
