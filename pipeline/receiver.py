@@ -90,6 +90,8 @@ DEFAULT_PORT: Final = 4318
 DEFAULT_GRPC_PORT: Final = 4317
 TRACES_PATH: Final = "/v1/traces"
 TOKEN_ENV_VAR: Final = "RECURSCOPE_TOKEN"
+GRPC_MIN_ADMITTED: Final = 64
+"""gRPC calls admitted at once (each a thread and, at most, a message of ``--max-body-bytes``)."""
 SPOOL_FORMAT: Final = "otlp"
 """``ingest_log.Format`` of a spool segment's run: OTLP/HTTP and OTLP/gRPC requests share it."""
 """Environment variable holding the bearer token clients must send (``--token``)."""
@@ -236,10 +238,11 @@ class ReceiverConfig:
         return GrpcLimits(
             max_message_bytes=self.max_body_bytes,
             max_in_flight=self.max_in_flight,
-            # One pool thread per admitted call (it reads the message): four per
-            # processing slot let bursts queue instead of being refused, and
-            # bound the messages in memory to 4 x max_in_flight.
-            max_rpcs=4 * self.max_in_flight,
+            # One pool thread per admitted call (it reads the message, then waits
+            # for a slot in turn). Enough of them that a flood of callers that
+            # never back off still leaves a well-behaved exporter a place in the
+            # queue (refused calls retry at once and would take every freed place).
+            max_rpcs=max(GRPC_MIN_ADMITTED, 4 * self.max_in_flight),
             queue_timeout=self.queue_timeout,
             message_timeout=self.body_timeout,
             handshake_timeout=self.header_timeout,

@@ -215,6 +215,64 @@ def test_a_flood_that_never_backs_off_costs_a_well_behaved_exporter_nothing(db: 
     assert answers.count(200) > 40  # the flood was served too, not just refused
 
 
+def test_a_grpc_flood_beyond_the_call_cap_costs_the_official_grpc_exporter_nothing(
+    db: Path,
+) -> None:
+    """16 raw gRPC callers that never back off against 1 processing slot: every call is
+    admitted (64 at once) and waits its turn for the slot, so the official gRPC exporter's
+    20 batches all succeed and nobody meets grpcio's bare RESOURCE_EXHAUSTED (which OTLP
+    exporters drop). With 4 admitted calls, as before, the exporter lost a batch here."""
+    import grpc
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import (
+        OTLPSpanExporter as GrpcExporter,
+    )
+
+    from recurscope.pipeline.otlp_grpc import EXPORT_METHOD
+
+    stop = threading.Event()
+    flood_body = encode_spans(spans(200, "flood")).SerializeToString()
+    codes: list[str] = []
+
+    def flood(endpoint: str) -> None:
+        with grpc.insecure_channel(endpoint) as channel:
+            export = channel.unary_unary(EXPORT_METHOD)
+            while not stop.is_set():
+                try:
+                    export(flood_body, timeout=30)
+                    codes.append("OK")
+                except grpc.RpcError as error:
+                    codes.append(error.code().name)
+
+    with ReceiverProcess(db, "--max-in-flight", "1") as server:
+        assert server.grpc_endpoint is not None
+        workers = [
+            threading.Thread(target=flood, args=(server.grpc_endpoint,)) for _ in range(16)
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            time.sleep(1)
+            exporter = GrpcExporter(endpoint=server.grpc_endpoint, insecure=True, timeout=10)
+            sent: set[tuple[str, str]] = set()
+            results = []
+            for round_ in range(20):
+                batch = spans(25, f"grpc-exporter-{round_}")
+                results.append(exporter.export(batch))
+                sent |= ids(batch)
+            exporter.shutdown()  # type: ignore[no-untyped-call]
+        finally:
+            stop.set()
+            for worker in workers:
+                worker.join()
+        assert results == [SpanExportResult.SUCCESS] * 20
+        assert server.stop() == 0
+    assert "RESOURCE_EXHAUSTED" not in codes
+    assert codes.count("OK") > 20  # the flood was served too
+    kept = stored(db)
+    assert len(kept) == len(set(kept))
+    assert sent <= set(kept)
+
+
 @pytest.fixture(autouse=True)
 def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
