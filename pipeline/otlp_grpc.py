@@ -51,8 +51,8 @@ import contextlib
 import errno
 import socket
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final, NoReturn
 

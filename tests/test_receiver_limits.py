@@ -245,9 +245,7 @@ def test_a_grpc_flood_beyond_the_call_cap_costs_the_official_grpc_exporter_nothi
 
     with ReceiverProcess(db, "--max-in-flight", "1") as server:
         assert server.grpc_endpoint is not None
-        workers = [
-            threading.Thread(target=flood, args=(server.grpc_endpoint,)) for _ in range(16)
-        ]
+        workers = [threading.Thread(target=flood, args=(server.grpc_endpoint,)) for _ in range(16)]
         for worker in workers:
             worker.start()
         try:
