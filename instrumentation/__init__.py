@@ -20,13 +20,16 @@ from .history import (
     History,
     HistoryRecord,
     Retention,
+    role_for_speaker,
+    speaker_for_role,
 )
-from .recorder import CallHandle, Recorder, SessionHandle, current_call
+from .recorder import DELEGATION_KINDS, CallHandle, Recorder, SessionHandle, current_call
 from .tokens import TokenCounter
 from .trim import TrimPlan, plan_trim
 from .view import AccessSummary, HistoryView
 
 __all__ = [
+    "DELEGATION_KINDS",
     "SPEAKERS",
     "UNSERIALIZABLE_MARKER",
     "AccessSummary",
@@ -50,5 +53,7 @@ __all__ = [
     "configure",
     "current_call",
     "plan_trim",
+    "role_for_speaker",
     "semconv",
+    "speaker_for_role",
 ]

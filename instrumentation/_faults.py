@@ -7,6 +7,14 @@ import threading
 
 logger = logging.getLogger("recurscope.instrumentation")
 
+
+class UsageFault(Exception):
+    """An entry point used wrongly (a speaker it cannot map, a delegation with no caller, ...).
+
+    Never raised: the host's call goes on, and the fault is reported like any other.
+    """
+
+
 _seen: set[str] = set()
 _lock = threading.Lock()
 _counts: dict[str, int] = {}
@@ -24,8 +32,13 @@ def report(site: str, exc: BaseException) -> None:
             site,
             type(exc).__name__,
             exc,
-            exc_info=exc,
+            exc_info=None if isinstance(exc, UsageFault) else exc,  # never raised: no traceback
         )
+
+
+def misuse(site: str, message: str) -> None:
+    """Report a misuse at ``site`` that no span can count (logged once, counted here)."""
+    report(site, UsageFault(message))
 
 
 def counts() -> dict[str, int]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from . import _faults
+from . import _faults, _unrouted
 from .errors import MissingExtraError
 
 Exporter = Literal["file", "otlp", "otlp-grpc", "console", "none"]
@@ -106,6 +106,7 @@ class Telemetry:
 
     def shutdown(self) -> None:
         """Flush and stop exporting. Safe to call twice."""
+        _unrouted.unregister(self)
         shutdown = getattr(self.tracer_provider, "shutdown", None)
         if shutdown is not None:
             try:
@@ -152,15 +153,17 @@ def configure(
 ) -> Telemetry:
     """Build a tracer provider that sends recurscope spans somewhere.
 
-    ``exporter``: ``file`` (OTLP JSON lines at ``path``, default
-    ``$RECURSCOPE_SPANS_FILE`` or ``data/spans.jsonl``), ``otlp`` (OTLP/HTTP
+    ``exporter``: ``file`` (OTLP JSON lines appended to ``path``, default
+    ``$RECURSCOPE_SPANS_FILE`` or ``data/spans.jsonl`` under the current
+    directory; the parent directory is created), ``otlp`` (OTLP/HTTP
     protobuf to ``endpoint`` or the ``OTEL_EXPORTER_OTLP_*`` settings),
     ``otlp-grpc`` (needs ``[grpc]``), ``console``, or ``none``. Unset, it is
     ``$RECURSCOPE_EXPORTER``, else ``otlp`` when an OTLP endpoint is in the
     environment, else ``file``. ``run_id`` becomes ``service.instance.id``
     (a fresh UUID when omitted and not in ``OTEL_RESOURCE_ATTRIBUTES``).
     ``set_global`` also installs the provider as OTel's global one (once per
-    process); otherwise pass ``telemetry.tracer_provider`` to recorders.
+    process); otherwise pass ``telemetry.tracer_provider`` to recorders (a
+    recorder without one records nowhere, and the package logger says so once).
 
     Example::
 
@@ -229,4 +232,7 @@ def configure(
     provider.add_span_processor(processor)
     if set_global:
         trace.set_tracer_provider(provider)
-    return Telemetry(provider, exporter=kind, run_id=run, path=spans_path, _guard=guard)
+    telemetry = Telemetry(provider, exporter=kind, run_id=run, path=spans_path, _guard=guard)
+    # Noticed, never used: a recorder left without a provider is warned about (once).
+    _unrouted.register(telemetry)
+    return telemetry

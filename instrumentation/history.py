@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from .tokens import TokenCounter
@@ -27,6 +28,53 @@ from .view import HistoryView
 
 Speaker = Literal["user", "agent", "tool"]
 SPEAKERS: Final[tuple[str, ...]] = ("user", "agent", "tool")
+
+# Chat roles (what plan_trim and chat APIs take) -> history speakers. System and
+# developer messages are orientation, not interactions: they map to no speaker.
+_SPEAKER_FOR_ROLE: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "user": "user",
+        "agent": "agent",
+        "tool": "tool",
+        "assistant": "agent",
+        "function": "tool",
+        "ipython": "tool",
+    }
+)
+_ROLE_FOR_SPEAKER: Final[Mapping[str, str]] = MappingProxyType(
+    {"user": "user", "agent": "assistant", "tool": "tool"}
+)
+
+
+def speaker_for_role(role: str) -> str:
+    """The history speaker of a chat message role; a speaker is returned unchanged.
+
+    ``user`` → ``user``, ``assistant`` → ``agent``, ``tool``/``function``/``ipython``
+    → ``tool``. ``system`` and ``developer`` (orientation, not an interaction)
+    and anything else raise ``ValueError`` saying so::
+
+        history.record(call_id="t3", speaker=speaker_for_role(message["role"]), method_name="say")
+    """
+    speaker = _SPEAKER_FOR_ROLE.get(role) if isinstance(role, str) else None
+    if speaker is None:
+        raise ValueError(
+            f"{role!r} maps to no history speaker: speakers are {', '.join(SPEAKERS)}, "
+            "and the chat roles assistant (agent), function and ipython (tool) map to them. "
+            "System and developer messages are orientation, not history records"
+        )
+    return speaker
+
+
+def role_for_speaker(speaker: str) -> str:
+    """The chat role of a history speaker: ``agent`` → ``assistant``; ``user``, ``tool`` as they are.
+
+    Raises ``ValueError`` for anything but a speaker in :data:`SPEAKERS`.
+    """
+    role = _ROLE_FOR_SPEAKER.get(speaker) if isinstance(speaker, str) else None
+    if role is None:
+        raise ValueError(f"speaker must be one of {', '.join(SPEAKERS)}; got {speaker!r}")
+    return role
+
 
 V1_FIELDS: Final[tuple[str, ...]] = (
     "call_id",
@@ -171,7 +219,7 @@ class HistoryRecord:
         if speaker not in SPEAKERS:
             raise ValueError(
                 f"speaker must be one of {', '.join(SPEAKERS)}; got {speaker!r}. "
-                "Map the runtime's own name (e.g. 'assistant' -> 'agent') before recording."
+                "Map a chat role first: speaker_for_role('assistant') == 'agent'."
             )
         if isinstance(timestamp, datetime):
             stamp = timestamp.astimezone(UTC).isoformat(timespec="milliseconds")

@@ -29,9 +29,10 @@ import json
 import os
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
@@ -39,11 +40,11 @@ from opentelemetry.trace import NoOpTracer, Span, SpanKind, Status, StatusCode, 
 from opentelemetry.trace import TracerProvider as ApiTracerProvider
 from opentelemetry.util.types import AttributeValue
 
-from . import _faults
+from . import _faults, _unrouted
 from . import semconv as sc
 from .analysis import CodeAnalysis, analyze_code
 from .goals import BoundaryShift, NeedTracker
-from .history import History, HistoryRecord
+from .history import History, HistoryRecord, speaker_for_role
 from .tokens import TokenCounter, default_counter
 from .trim import Strategy, Summarizer, TrimPlan, plan_trim
 from .view import HistoryView
@@ -53,6 +54,11 @@ _JSON_MIME = "application/json"
 # OpenInference span kinds: a call is an agent invocation; the rest are steps around it.
 _KIND_AGENT = "AGENT"
 _KIND_CHAIN = "CHAIN"
+
+DELEGATION_KINDS: Final[tuple[str, ...]] = ("delegate", "agent_for", "managed_agent")
+"""The values of ``recurscope.delegation.kind``: ``delegate(...)``, ``Agent.for(...)``, a
+smolagents managed agent. Any other kind is recorded as ``delegate`` and counted as a fault."""
+_DEFAULT_DELEGATION_KIND: Final = "delegate"
 
 # capture_spans() installs a provider here so tests need no process-global provider.
 _PROVIDER_OVERRIDE: contextvars.ContextVar[ApiTracerProvider | None] = contextvars.ContextVar(
@@ -250,6 +256,9 @@ class CallHandle:
         self._errors += 1
         _faults.report(site, exc)
 
+    def _misuse(self, site: str, message: str) -> None:
+        self._fault(site, _faults.UsageFault(message))
+
     def _activate(self) -> None:
         self._call_token = _CURRENT_CALL.set(self)
         if self.span is not None:
@@ -271,20 +280,26 @@ class CallHandle:
         role: str,
         *,
         method: str,
-        kind: str = "delegate",
+        delegation_kind: str | None = None,
         code: str | None = None,
         language: str | None = None,
         call_id: str | None = None,
         args: Sequence[Any] = (),
         kwargs: Mapping[str, Any] | None = None,
         history: History | None = None,
+        kind: str | None = None,
     ) -> CallHandle:
-        """Start a child call for ``delegate(role, ...)`` / ``Agent.for(role)``."""
-        return self.recorder.start_call(
+        """Start a child call of this one for ``delegate(role, ...)`` / ``Agent.for(role)``.
+
+        ``delegation_kind`` is one of :data:`DELEGATION_KINDS` (default
+        ``delegate``); ``kind=`` is its deprecated old name.
+        """
+        chosen, conflict = _delegation_kind_argument(delegation_kind, kind)
+        handle = self.recorder.start_call(
             method,
             role=role,
             parent=self,
-            delegation_kind=kind,
+            delegation_kind=chosen,
             code=code,
             language=language,
             call_id=call_id,
@@ -292,6 +307,9 @@ class CallHandle:
             kwargs=kwargs,
             history=history,
         )
+        if conflict is not None:
+            handle._misuse("call.delegation_kind_conflict", conflict)
+        return handle
 
     def mark_compacted(self) -> None:
         """Set ``gen_ai.conversation.compacted`` on the call (its history was trimmed)."""
@@ -311,29 +329,41 @@ class CallHandle:
     ) -> HistoryRecord:
         """The history record of this call (design record 0019 shape), to append when it ends.
 
-        With content capture on, ``outcome_summary`` is also the span's outcome
-        (``output.value``) unless :meth:`stop` is given one.
+        ``speaker`` is a history speaker (``user``, ``agent``, ``tool``) or a
+        chat role that maps to one (``assistant``, ``function``, ``ipython``;
+        see :func:`speaker_for_role`). Anything else is recorded as ``agent``
+        and counted as a fault on the call span (``recurscope.instrumentation.errors``),
+        never raised. With content capture on, ``outcome_summary`` is also the
+        span's outcome (``output.value``) unless :meth:`stop` is given one.
         """
         if outcome_summary is not None and self.span is not None and self.recorder.capture_content:
             try:
                 self._outcome = _json_size(outcome_summary)[0]
             except Exception as exc:
                 self._fault("call.outcome", exc)
+        try:
+            speaker = speaker_for_role(speaker)
+        except Exception as exc:
+            self._fault("call.to_record.speaker", exc)
+            speaker = "agent"
         trace_id = None
         if self.span is not None:
             trace_id = format(self.span.get_span_context().trace_id, "032x")
-        return HistoryRecord.create(
-            call_id=self.call_id,
-            speaker=speaker,
-            method_name=self.method,
-            args=args,
-            kwargs=kwargs,
-            outcome_summary=outcome_summary,
-            trace_id=trace_id,
-            parent_call_id=self.parent.call_id if self.parent is not None else None,
-            depth=self.depth,
-            duration_ms=round((time.perf_counter() - self._started) * 1000.0, 3),
-        )
+        fields: dict[str, Any] = {
+            "call_id": self.call_id,
+            "speaker": speaker,
+            "method_name": self.method,
+            "outcome_summary": outcome_summary,
+            "trace_id": trace_id,
+            "parent_call_id": self.parent.call_id if self.parent is not None else None,
+            "depth": self.depth,
+            "duration_ms": round((time.perf_counter() - self._started) * 1000.0, 3),
+        }
+        try:
+            return HistoryRecord.create(args=args, kwargs=kwargs, **fields)
+        except Exception as exc:  # args that are not a sequence, kwargs not a mapping
+            self._fault("call.to_record", exc)
+            return HistoryRecord.create(**fields)
 
     def stop(self, *, status: str = "ok", outcome: Mapping[str, Any] | None = None) -> None:
         """End the call: summarize history access and close the span. Idempotent."""
@@ -508,7 +538,9 @@ class Recorder:
     ``prompt_version`` the runtime's prompt version; ``history`` the session's
     :class:`History` (one is created when omitted); ``tracer_provider`` an
     explicit provider (else the one :func:`capture_spans` installed, else the
-    global one). ``capture_content`` exports args, kwargs, code and need text
+    global one; a :func:`configure` handle is never picked up implicitly, but
+    recording into the no-op global while one exists is logged once).
+    ``capture_content`` exports args, kwargs, code and need text
     (off unless ``RECURSCOPE_CAPTURE_CONTENT=true``). ``history_names`` are
     extra variable names the host binds the history to in generated code.
     """
@@ -547,6 +579,7 @@ class Recorder:
         self._rebase(None)
         self._provider_seen: object = None
         self._tracer_seen: Tracer | None = None
+        self._generation_seen = -1
         self._sequence = itertools.count(1)
         self._session: SessionHandle | None = None
         self._session_lock = threading.Lock()
@@ -596,13 +629,44 @@ class Recorder:
         """Start a call span (made current until the handle stops) and return its handle.
 
         ``parent`` defaults to the call currently running in this context; a
-        call with a parent is a delegation (``delegation_kind`` defaults to
-        ``delegate``). ``code`` is the generated program, analysed once per
-        distinct text (cached) when the call stops.
+        call with a parent is a delegation (``delegation_kind``, one of
+        :data:`DELEGATION_KINDS`, defaults to ``delegate``). A kind outside
+        them is recorded as ``delegate``; a kind given with no calling call is
+        not recorded (the call is top-level, depth 0). Both count as a fault
+        on the span, never raised. ``code`` is the generated program, analysed
+        once per distinct text (cached) when the call stops.
         """
         history = self.history if history is None else history
         if parent is None:
             parent = _CURRENT_CALL.get()
+        misuse: tuple[str, str] | None = None
+        if delegation_kind is not None:
+            if parent is None:
+                misuse = _no_caller(role, method)
+                delegation_kind = None
+            elif delegation_kind not in DELEGATION_KINDS:
+                misuse = _unknown_kind(delegation_kind)
+                delegation_kind = _DEFAULT_DELEGATION_KIND
+        handle = self._start_call(
+            method, role, code, language, call_id, parent, delegation_kind, args, kwargs, history
+        )
+        if misuse is not None:
+            handle._misuse(*misuse)
+        return handle
+
+    def _start_call(
+        self,
+        method: str,
+        role: str,
+        code: str | None,
+        language: str | None,
+        call_id: str | None,
+        parent: CallHandle | None,
+        delegation_kind: str | None,
+        args: Sequence[Any],
+        kwargs: Mapping[str, Any] | None,
+        history: History,
+    ) -> CallHandle:
         depth = parent.depth + 1 if parent is not None else 0
         lang = language or self.language
         tracer = self._tracer()
@@ -633,7 +697,7 @@ class Recorder:
         errors = 0
         if parent is not None:
             attrs[sc.CALL_PARENT_ID] = parent.call_id
-            attrs[sc.DELEGATION_KIND] = delegation_kind or "delegate"
+            attrs[sc.DELEGATION_KIND] = delegation_kind or _DEFAULT_DELEGATION_KIND
             attrs[sc.DELEGATION_CALLER_ROLE] = parent.role
             attrs[sc.DELEGATION_SAME_ROLE] = role == parent.role or role in parent._ancestor_roles
         if args or kwargs:
@@ -697,19 +761,76 @@ class Recorder:
         handle._activate()
         return handle
 
-    def call(self, method: str, *, role: str, **options: Any) -> CallHandle:
+    def call(
+        self,
+        method: str,
+        *,
+        role: str,
+        code: str | None = None,
+        language: str | None = None,
+        call_id: str | None = None,
+        parent: CallHandle | None = None,
+        delegation_kind: str | None = None,
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        history: History | None = None,
+    ) -> CallHandle:
         """``with recorder.call("ask", role="assistant", code=code) as call:`` — see :meth:`start_call`.
 
         The handle is its own context manager: an exception inside the block is
         recorded, the span set to ERROR, and the exception re-raised unchanged.
         """
-        return self.start_call(method, role=role, **options)
+        return self.start_call(
+            method,
+            role=role,
+            code=code,
+            language=language,
+            call_id=call_id,
+            parent=parent,
+            delegation_kind=delegation_kind,
+            args=args,
+            kwargs=kwargs,
+            history=history,
+        )
 
     def delegate(
-        self, role: str, *, method: str, kind: str = "delegate", **options: Any
+        self,
+        role: str,
+        *,
+        method: str,
+        delegation_kind: str | None = None,
+        code: str | None = None,
+        language: str | None = None,
+        call_id: str | None = None,
+        parent: CallHandle | None = None,
+        args: Sequence[Any] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        history: History | None = None,
+        kind: str | None = None,
     ) -> CallHandle:
-        """``with recorder.delegate("researcher", method="find") as child:`` under the running call."""
-        return self.start_call(method, role=role, delegation_kind=kind, **options)
+        """``with recorder.delegate("researcher", method="find") as child:`` under the running call.
+
+        ``delegation_kind`` is one of :data:`DELEGATION_KINDS` (default
+        ``delegate``); ``kind=`` is its deprecated old name. Outside any call
+        (and without ``parent=``) there is no caller: the call is recorded
+        top-level, with the misuse counted on its span (see :meth:`start_call`).
+        """
+        chosen, conflict = _delegation_kind_argument(delegation_kind, kind)
+        handle = self.start_call(
+            method,
+            role=role,
+            code=code,
+            language=language,
+            call_id=call_id,
+            parent=parent,
+            delegation_kind=chosen,
+            args=args,
+            kwargs=kwargs,
+            history=history,
+        )
+        if conflict is not None:
+            handle._misuse("call.delegation_kind_conflict", conflict)
+        return handle
 
     # -- trims -------------------------------------------------------------------
 
@@ -904,9 +1025,10 @@ class Recorder:
         return self._tracer() is not None
 
     def _tracer(self) -> Tracer | None:
-        """The tracer of the provider in force, resolved once per provider."""
-        provider = self.tracer_provider or _PROVIDER_OVERRIDE.get() or trace.get_tracer_provider()
-        if provider is self._provider_seen:
+        """The tracer of the provider in force, resolved once per provider (and configuration)."""
+        explicit = self.tracer_provider or _PROVIDER_OVERRIDE.get()
+        provider = explicit or trace.get_tracer_provider()
+        if provider is self._provider_seen and self._generation_seen == _unrouted.generation:
             return self._tracer_seen
         try:
             tracer = _resolve_tracer(provider)
@@ -919,7 +1041,47 @@ class Recorder:
         except Exception as exc:
             _faults.report("recorder.run_id", exc)
         self._provider_seen, self._tracer_seen = provider, tracer
+        self._generation_seen = _unrouted.generation
+        if tracer is None and explicit is None:
+            # OTel's global default: a no-op, which configure() alone never changes.
+            _unrouted.warn_unrouted(self.session_id)
         return tracer
+
+
+def _delegation_kind_argument(
+    delegation_kind: str | None, kind: str | None
+) -> tuple[str, str | None]:
+    """The kind a ``delegate(...)`` asked for, and a fault message when its two names disagree."""
+    if kind is None:
+        return delegation_kind or _DEFAULT_DELEGATION_KIND, None
+    warnings.warn(
+        "delegate(kind=...) is deprecated: pass delegation_kind=..., the name "
+        "call() and start_call() take",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if delegation_kind is None or delegation_kind == kind:
+        return kind, None
+    return delegation_kind, (
+        f"delegate() got delegation_kind={delegation_kind!r} and the deprecated "
+        f"kind={kind!r}: recorded {delegation_kind!r}; pass delegation_kind only"
+    )
+
+
+def _no_caller(role: str, method: str) -> tuple[str, str]:
+    return "call.delegation_without_caller", (
+        f"a delegation to {role!r} (method {method!r}) started with no call running, so it "
+        "has no caller: recorded as a top-level call (depth 0) without a delegation kind. "
+        "Delegate from inside a running call (call.delegate(...), or recorder.delegate(...) "
+        "within recorder.call(...)), or pass parent="
+    )
+
+
+def _unknown_kind(kind: object) -> tuple[str, str]:
+    return "call.delegation_kind", (
+        f"delegation kind {kind!r} is not one of {', '.join(DELEGATION_KINDS)}: "
+        f"recorded as {_DEFAULT_DELEGATION_KIND!r}"
+    )
 
 
 def current_call() -> CallHandle | None:

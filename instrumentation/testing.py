@@ -11,13 +11,17 @@ provider, which can be set only once per process::
     assert spans.named("recurscope.call")[0].attributes["gen_ai.agent.name"] == "assistant"
 
 Recorders created with an explicit ``tracer_provider`` keep using it; pass
-``spans.tracer_provider`` to code that takes one. Needs the ``[sdk]`` extra.
+``spans.tracer_provider`` to code that takes one. ``spans.write_jsonl(path)``
+writes what was captured as OTLP JSON lines, the format ``configure("file")``
+writes and ``recurscope ingest`` reads. Needs the ``[sdk]`` extra.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from . import semconv as sc
@@ -25,14 +29,18 @@ from .errors import MissingExtraError
 from .recorder import _PROVIDER_OVERRIDE
 
 try:
+    from opentelemetry.exporter.otlp.json.file import FileSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("recurscope.instrumentation.testing", extra="sdk") from exc
 
 __all__ = ["CapturedSpans", "capture_spans"]
+
+# Spans per line, as BatchSpanProcessor (configure()'s default) exports them.
+_BATCH = 512
 
 
 class CapturedSpans(Sequence[ReadableSpan]):
@@ -70,6 +78,26 @@ class CapturedSpans(Sequence[ReadableSpan]):
 
     def clear(self) -> None:
         self._exporter.clear()
+
+    def write_jsonl(self, path: str | os.PathLike[str]) -> int:
+        """Append the captured spans to ``path`` as OTLP JSON lines; returns how many.
+
+        The encoder is the one ``configure("file")`` uses (one
+        ``ExportTraceServiceRequest`` per line, up to 512 spans a line), so
+        ``recurscope ingest`` reads the file. Parent directories are created.
+        Raises ``OSError`` when the file cannot be written: this is a test helper.
+        """
+        spans = self._spans()
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        exporter = FileSpanExporter(target)
+        try:
+            for start in range(0, len(spans), _BATCH):
+                if exporter.export(spans[start : start + _BATCH]) != SpanExportResult.SUCCESS:
+                    raise OSError(f"could not write spans to {target} (the log says why)")
+        finally:
+            exporter.shutdown()
+        return len(spans)
 
 
 @contextmanager

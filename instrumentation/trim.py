@@ -32,13 +32,13 @@ import time
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice, repeat
 from typing import Any, Final, Literal, cast, get_args
 
 from opentelemetry.util.types import AttributeValue
 
-from . import semconv
+from . import _faults, semconv
 from .tokens import TokenCounter, default_counter
 
 __all__ = [
@@ -170,6 +170,8 @@ class TrimPlan:
         orientation_size: size of the orientation prefix (never trimmed).
         before, after: size breakdowns of the context before and after the plan.
         dropped, summarized: removed counts and sizes, split at the boundary.
+        orientation: the orientation prefix the plan was made with, which
+            :meth:`apply` puts first (left out of equality and ``repr``).
 
     Invariants: ``after.total <= budget`` unless the budget is unlimited or
     only pinned content (orientation and ``pinned``) remains, with no summary;
@@ -200,6 +202,7 @@ class TrimPlan:
     after: SizeBreakdown
     dropped: RemovalTally
     summarized: RemovalTally
+    orientation: tuple[Mapping[str, Any], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def trimmed(self) -> bool:
@@ -214,17 +217,33 @@ class TrimPlan:
     def apply(
         self,
         messages: Sequence[Mapping[str, Any]],
-        orientation: Sequence[Mapping[str, Any]] = (),
+        orientation: Sequence[Mapping[str, Any]] | None = None,
     ) -> list[dict[str, Any]]:
         """The trimmed context: orientation, then kept messages with the summary in place.
 
-        Pass the messages the plan was made from. Messages are shallow-copied
-        to dicts; the summary is ``{"role": "assistant", "content": summary}``.
+        Pass the messages the plan was made from. The orientation is the one
+        the plan was made with; passing it again is accepted when it is equal.
+        A different one is used as given (the plan's sizes no longer describe
+        the result) and reported as a fault — logged once, never raised.
+        Messages are shallow-copied to dicts; the summary is
+        ``{"role": "assistant", "content": summary}``.
         """
         if len(messages) != self.before.messages:
             raise ValueError(
                 f"apply() needs the {self.before.messages} messages the plan was made "
                 f"from, got {len(messages)}; plan again with plan_trim() for a new list"
+            )
+        if orientation is None:
+            orientation = self.orientation
+        elif orientation is not self.orientation and not _same_messages(
+            orientation, self.orientation
+        ):
+            _faults.misuse(
+                "trim.apply.orientation",
+                f"apply() got an orientation that differs from the {len(self.orientation)} "
+                "message(s) the plan was made with: used as given, so "
+                "the plan's sizes and budget do not describe the result. Call "
+                "plan.apply(messages) to use the plan's own orientation",
             )
         out: list[dict[str, Any]] = [dict(m) for m in orientation]
         pending = self.summary is not None
@@ -288,6 +307,13 @@ class TrimPlan:
         if self.unit == "tokens":
             attrs[semconv.GEN_AI_USAGE_INPUT_TOKENS] = self.after.total
         return attrs
+
+
+def _same_messages(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> bool:
+    try:
+        return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
+    except Exception:  # not sized, or a message whose __eq__ raises: as good as different
+        return False
 
 
 # --- sizing ------------------------------------------------------------------
@@ -773,7 +799,7 @@ def plan_trim(
     n = len(messages)
     usable = boundary if boundary is not None and 0 < boundary < n else None
     conv = _Conversation(sized, n, orientation_size, usable)
-    finish = _Finisher(conv, strategy, counter, budget, summarizer is not None)
+    finish = _Finisher(conv, strategy, counter, budget, summarizer is not None, tuple(orientation))
     if budget <= 0 or conv.total <= budget:
         return finish(_Cut([], "fits"))
 
@@ -827,12 +853,14 @@ class _Finisher:
         counter: TokenCounter,
         budget: int,
         compaction_enabled: bool,
+        orientation: tuple[Mapping[str, Any], ...],
     ) -> None:
         self.conv = conv
         self.strategy = strategy
         self.counter = counter
         self.budget = budget
         self.compaction_enabled = compaction_enabled
+        self.orientation = orientation
 
     def __call__(
         self,
@@ -901,6 +929,7 @@ class _Finisher:
             after=_breakdown(after, orientation, len(kept) + (summary is not None)),
             dropped=tally if summary is None else _NOTHING_REMOVED,
             summarized=tally if summary is not None else _NOTHING_REMOVED,
+            orientation=self.orientation,
         )
 
 

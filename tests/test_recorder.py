@@ -195,7 +195,9 @@ class TestDelegation:
         with capture_spans() as spans:
             recorder = Recorder("s1")
             with recorder.call("plan", role="planner", call_id="p1"):
-                with recorder.delegate("researcher", method="find", kind="agent_for", call_id="k1"):
+                with recorder.delegate(
+                    "researcher", method="find", delegation_kind="agent_for", call_id="k1"
+                ):
                     pass
         child, parent = spans.calls()
         attrs = child.attributes or {}
