@@ -5,9 +5,9 @@
     python bench/dashboard_bench.py --markdown --keep --workdir /tmp/rs-bench
 
 Builds a real store per size the way a writer leaves it: the production
-schema (``Store.open``), synthetic spans (``sql/_synthetic_spans.sql``, about
+schema (``Store.open``), synthetic spans (``sql/fixtures/_synthetic_spans.sql``, about
 47 spans per session), a full evidence refresh and the kept headline
-intervals (``pipeline/headline.py``). Stores are cached in ``--workdir``
+intervals (``pipeline/verdict/headline.py``). Stores are cached in ``--workdir``
 keyed by size, so reruns skip the generation (minutes at 4 M spans).
 
 Then times, per page, what the page loads: a fresh ``read_connection`` (the
@@ -46,13 +46,13 @@ import duckdb
 
 from recurscope.dashboards import queries
 from recurscope.dashboards.queries import Filters
-from recurscope.pipeline import evidence
-from recurscope.pipeline import report as report_module
-from recurscope.pipeline.access import read_connection
-from recurscope.pipeline.evidence import EvidenceView
-from recurscope.pipeline.headline import load_headline_intervals, store_headline_intervals
-from recurscope.pipeline.store import Store
-from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence.models import EvidenceView
+from recurscope.pipeline.store.database import Store
+from recurscope.pipeline.store.locking import read_connection
+from recurscope.pipeline.verdict import report as report_module
+from recurscope.pipeline.verdict.headline import load_headline_intervals, store_headline_intervals
+from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 SPANS_PER_SESSION: Final = 47  # measured average of the synthetic generator
 DEFAULT_SIZES: Final = (1_000_000, 4_000_000)

@@ -4,7 +4,7 @@
     python bench/evidence_bench.py --spans 200000   # quicker
     python bench/evidence_bench.py --markdown       # a table for docs/evidence.md
 
-Builds a fresh DuckDB file with synthetic spans (``sql/_synthetic_spans.sql``,
+Builds a fresh DuckDB file with synthetic spans (``sql/fixtures/_synthetic_spans.sql``,
 about 47 spans per session, 61% of them recurscope spans), times full
 refreshes, then appends 1% more spans (new sessions, later in time) and times
 the incremental refresh, and times a report-style evidence view with its
@@ -25,7 +25,8 @@ from pathlib import Path
 
 import duckdb
 
-from recurscope.pipeline import evidence, stats
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.verdict import stats as stats
 
 SPANS_PER_SESSION = 47  # measured average of the synthetic generator
 

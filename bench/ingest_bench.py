@@ -18,7 +18,7 @@ seconds, not the SDK's minutes).
 
 Measured in one run, on the same file:
 
-- **ours**: ``recurscope.pipeline.ingest.ingest`` into a fresh DuckDB file
+- **ours**: ``recurscope.pipeline.ingest.files.ingest`` into a fresh DuckDB file
   (everything ``recurscope ingest`` does: checksums, validation,
   quarantine checks, the dedup anti-join, the ingest log);
 - **DuckDB only**: the obvious SQL route, written reasonably well: one
@@ -493,10 +493,10 @@ def run_decode_only(path: Path) -> float:
     """
     import hashlib
 
-    from recurscope.pipeline.formats import ReadContext
-    from recurscope.pipeline.formats.otlp_json import read_otlp_json
+    from recurscope.pipeline.decode.formats import ReadContext
+    from recurscope.pipeline.decode.formats.otlp_json import read_otlp_json
+    from recurscope.pipeline.decode.sources import HashingReader, buffered
     from recurscope.pipeline.records import DEFAULT_LIMITS, SpanRow
-    from recurscope.pipeline.sources import HashingReader, buffered
 
     started = time.perf_counter()
     rows = 0
@@ -732,7 +732,7 @@ def ingest_in_child(path: Path, db: Path) -> tuple[dict[str, Any], int]:
     ``RUSAGE_CHILDREN`` would be the largest of *all* its children so far,
     inflated by its size at fork; see ``_CHILD``.)
     """
-    from recurscope.pipeline.parallel import default_workers
+    from recurscope.pipeline.ingest.parallel import default_workers
 
     out = db.with_name(db.name + ".report.json")
     result = subprocess.run(

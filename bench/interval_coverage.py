@@ -26,7 +26,7 @@ from functools import partial
 
 import numpy as np
 
-from recurscope.pipeline import stats
+from recurscope.pipeline.verdict import stats as stats
 
 Generator = Callable[[np.random.Generator, int], tuple[np.ndarray, np.ndarray]]
 

@@ -32,9 +32,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Final
 
-from recurscope.pipeline.access import companions, open_for_writing
 from recurscope.pipeline.errors import PipelineError
-from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
+from recurscope.pipeline.store.locking import companions, open_for_writing
+from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 __all__ = [
     "DEFAULT_DEMO_DB",
@@ -288,7 +288,7 @@ def _detector_quality(out: Path) -> Path | None:
 
 def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 160) -> DemoStore:
     """Build a fresh demo store at ``db``: generate, ingest, build the evidence."""
-    from recurscope.pipeline.ingest import ingest
+    from recurscope.pipeline.ingest.files import ingest
 
     from .demo_data import write_demo_spans
 
@@ -343,7 +343,7 @@ def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_dashboard(args: argparse.Namespace) -> int:
-    from recurscope.pipeline.store import resolve_db_path
+    from recurscope.pipeline.store.database import resolve_db_path
 
     db = resolve_db_path(args.db)
     try:

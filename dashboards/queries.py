@@ -2,7 +2,7 @@
 
 One function per page (``*_data``) runs every query the page needs and
 returns frozen data: polars frames and the report objects of
-:mod:`recurscope.pipeline.report`. Nothing here imports Streamlit, so the
+:mod:`recurscope.pipeline.verdict.report`. Nothing here imports Streamlit, so the
 same functions serve the pages, their tests and ``bench/dashboard_bench.py``.
 
 Rules the functions keep:
@@ -12,11 +12,11 @@ Rules the functions keep:
   ``otel_traces``: a page costs the same at one million spans as at ten
   thousand plus what the typed tables hold.
 - Numbers that the verdict report also shows come from the report's own
-  functions (:func:`~recurscope.pipeline.report.build_report`,
-  :func:`~recurscope.pipeline.compare.compare`), so the dashboard and
+  functions (:func:`~recurscope.pipeline.verdict.report.build_report`,
+  :func:`~recurscope.pipeline.verdict.compare.compare`), so the dashboard and
   ``recurscope report`` cannot disagree.
 - Filters are :class:`Filters`, turned into SQL only by
-  :class:`~recurscope.pipeline.evidence.EvidenceFilter` (values quoted by
+  :class:`~recurscope.pipeline.evidence.models.EvidenceFilter` (values quoted by
   ``sql_literal``), so any text a span carried is data, never SQL.
 """
 
@@ -32,15 +32,15 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
-from recurscope.pipeline.compare import DIMENSIONS, Comparison, compare
-from recurscope.pipeline.evidence import (
+from recurscope.pipeline.evidence.models import (
     REFRESH_LOG,
     SESSION_MODELS,
     SPAN_MODELS,
     EvidenceFilter,
     sql_literal,
 )
-from recurscope.pipeline.report import Report, build_report
+from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
+from recurscope.pipeline.verdict.report import Report, build_report
 
 __all__ = [
     "COMPARE_DIMENSIONS",

@@ -1,7 +1,7 @@
 """What every dashboard page shares: settings, reading the store, filters, banners, tables.
 
 Pages read in two steps: :func:`page` opens the store once (through the
-snapshot reader of :mod:`recurscope.pipeline.access`, so a writer never makes
+snapshot reader of :mod:`recurscope.pipeline.store.locking`, so a writer never makes
 a page fail), shows the banners and returns a :class:`PageContext`; the page
 then loads what it needs with :meth:`PageContext.load` and renders. Loads
 are cached per data version, so a page shown again with the same data costs
@@ -24,11 +24,11 @@ from typing import Any, Final, TypeVar
 import polars as pl
 import streamlit as st
 
-from recurscope.pipeline.access import ReadView, StoreUnavailableError, read_connection
 from recurscope.pipeline.errors import PipelineError, StoreError
-from recurscope.pipeline.report import DEFAULT_DETECTOR_QUALITY
-from recurscope.pipeline.store import resolve_db_path
-from recurscope.pipeline.verdict import default_preregistration_path
+from recurscope.pipeline.store.database import resolve_db_path
+from recurscope.pipeline.store.locking import ReadView, StoreUnavailableError, read_connection
+from recurscope.pipeline.verdict.report import DEFAULT_DETECTOR_QUALITY
+from recurscope.pipeline.verdict.rule import default_preregistration_path
 
 from . import queries
 from .queries import Filters, StoreOverview

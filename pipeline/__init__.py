@@ -12,6 +12,15 @@ Install with the ``pipeline`` extra. The pieces:
 
 from __future__ import annotations
 
+from .decode.formats import (
+    Format,
+    ReadContext,
+    detect_format,
+    format_names,
+    get_format,
+    register_format,
+)
+from .decode.otlp import DecodedBody, decode_request_body
 from .errors import (
     IngestError,
     PipelineError,
@@ -19,9 +28,7 @@ from .errors import (
     StoreError,
     StoreLockedError,
 )
-from .formats import Format, ReadContext, detect_format, format_names, get_format, register_format
-from .ingest import IngestReport, SourceReport, ingest
-from .otlp import DecodedBody, decode_request_body
+from .ingest.files import IngestReport, SourceReport, ingest
 from .records import (
     DEFAULT_LIMITS,
     Checkpoint,
@@ -33,7 +40,7 @@ from .records import (
     Rejection,
     SpanRow,
 )
-from .store import (
+from .store.database import (
     SCHEMA_VERSION,
     IngestRun,
     IngestSummary,

@@ -23,7 +23,7 @@ class PipelineError(Exception):
 class IngestError(PipelineError):
     """A source could not be read at all (missing, unreadable, unknown ``--format``).
 
-    Decoders and :func:`recurscope.pipeline.ingest.ingest` raise nothing else:
+    Decoders and :func:`recurscope.pipeline.ingest.files.ingest` raise nothing else:
     malformed content is quarantined, not raised.
     """
 

@@ -249,7 +249,7 @@ class Checkpoint:
 class PendingRecord:
     """One framed record a reader left undecoded, for its format's ``decode`` to turn
     into rows and rejections later (possibly in another process; see
-    :mod:`recurscope.pipeline.parallel`). It counts as records only once decoded.
+    :mod:`recurscope.pipeline.ingest.parallel`). It counts as records only once decoded.
 
     ``data`` is the record's raw bytes; ``line`` and ``byte_offset`` locate it
     as :class:`Position` would.

@@ -185,15 +185,19 @@ def add_synthetic_spans(
 
     ``con`` is a writable connection to a store made by ``Store.open`` (whose
     table has bookkeeping columns the contract DDL lacks). The spans come
-    from ``sql/_synthetic_spans.sql`` (origin ``simulated``) and
-    :func:`recurscope.pipeline.evidence.expand_span` for ``specs``; they are
+    from ``sql/fixtures/_synthetic_spans.sql`` (origin ``simulated``) and
+    :func:`recurscope.pipeline.evidence.models.expand_span` for ``specs``; they are
     generated in a scratch in-memory database and copied in one statement.
     Returns the spans added. Nothing is refreshed: call
     ``evidence.refresh`` (or let a writer session do it) afterwards.
     """
     import duckdb
 
-    from .evidence import create_otel_traces_table, insert_span_specs, insert_synthetic_spans
+    from .evidence.models import (
+        create_otel_traces_table,
+        insert_span_specs,
+        insert_synthetic_spans,
+    )
 
     scratch = duckdb.connect()
     try:

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 # (module, extra it needs, commands it registers) — in the order --help lists them.
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.instrumentation.analysis.evaluate", "", ("detector-eval",)),
-    ("recurscope.pipeline.ingest", "pipeline", ("ingest",)),
-    ("recurscope.pipeline.receiver", "pipeline", ("serve",)),
-    ("recurscope.pipeline.report", "pipeline", ("report",)),
-    ("recurscope.pipeline.compare", "pipeline", ("compare",)),
-    ("recurscope.pipeline.validate", "pipeline", ("validate",)),
-    ("recurscope.pipeline.export", "pipeline", ("export",)),
-    ("recurscope.pipeline.prune", "pipeline", ("prune",)),
+    ("recurscope.pipeline.ingest.files", "pipeline", ("ingest",)),
+    ("recurscope.pipeline.ingest.receiver", "pipeline", ("serve",)),
+    ("recurscope.pipeline.verdict.report", "pipeline", ("report",)),
+    ("recurscope.pipeline.verdict.compare", "pipeline", ("compare",)),
+    ("recurscope.pipeline.decode.validate", "pipeline", ("validate",)),
+    ("recurscope.pipeline.store.export", "pipeline", ("export",)),
+    ("recurscope.pipeline.store.prune", "pipeline", ("prune",)),
     ("recurscope.dashboards.cli", "dashboards", ("dashboard", "demo")),
 )
 

@@ -18,14 +18,14 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store, StoreError, StoreLockedError, ingest
-from recurscope.pipeline.access import (
+from recurscope.pipeline.ingest.receiver import ReceiverProcess
+from recurscope.pipeline.store.locking import (
     StoreUnavailableError,
     companions,
     open_for_writing,
     read_connection,
     waiting_writers,
 )
-from recurscope.pipeline.receiver import ReceiverProcess
 from recurscope.pipeline.testing import write_jsonl
 
 # A writer in another process that registers like `recurscope ingest` and holds the
@@ -33,7 +33,7 @@ from recurscope.pipeline.testing import write_jsonl
 HOLD = textwrap.dedent(
     """
     import sys, time
-    from recurscope.pipeline.access import open_for_writing
+    from recurscope.pipeline.store.locking import open_for_writing
     session = open_for_writing(sys.argv[1], kind="recurscope ingest")
     if len(sys.argv) > 3:
         session.store.write_spans([], source="holder", format="test")
@@ -288,7 +288,7 @@ READER = textwrap.dedent(
     """
     import json, sys, time
     from pathlib import Path
-    from recurscope.pipeline.access import read_connection
+    from recurscope.pipeline.store.locking import read_connection
     db, stop = sys.argv[1], Path(sys.argv[2])
     deadline = time.monotonic() + 60
     while not stop.exists() and time.monotonic() < deadline:

@@ -23,11 +23,11 @@ from streamlit.testing.v1 import AppTest
 
 from recurscope.cli import main as cli_main
 from recurscope.dashboards import queries
-from recurscope.pipeline import evidence
-from recurscope.pipeline.access import open_for_writing
-from recurscope.pipeline.headline import store_headline_intervals
-from recurscope.pipeline.report import OUTCOME_LABELS
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.store.locking import open_for_writing
 from recurscope.pipeline.testing import add_synthetic_spans
+from recurscope.pipeline.verdict.headline import store_headline_intervals
+from recurscope.pipeline.verdict.report import OUTCOME_LABELS
 
 APP = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
 PAGES = {
@@ -280,7 +280,7 @@ def test_page_queries_match_for_filtered_and_unfiltered_views(store: Path) -> No
 
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[Any]:
-    from recurscope.pipeline.receiver import ReceiverProcess
+    from recurscope.pipeline.ingest.receiver import ReceiverProcess
 
     with ReceiverProcess(tmp_path / "live.duckdb") as server:
         yield server
@@ -303,7 +303,7 @@ def _send_sessions(endpoint: str, sessions: int, prefix: str) -> None:
 
 
 def _stored_calls(db: Path) -> int:
-    from recurscope.pipeline.access import read_connection
+    from recurscope.pipeline.store.locking import read_connection
 
     with read_connection(db) as view:
         tables = {r[0] for r in view.connection.execute("SHOW TABLES").fetchall()}

@@ -16,7 +16,7 @@ import pytest
 from recurscope.dashboards.demo_data import DemoData, write_demo_spans
 from recurscope.instrumentation import semconv as sc
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.evidence import refresh
+from recurscope.pipeline.evidence.models import refresh
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import duckdb
 import pytest
 
 from recurscope.instrumentation import Recorder, TokenCounter, configure
-from recurscope.pipeline import evidence
 from recurscope.pipeline.errors import PipelineError
-from recurscope.pipeline.ingest import ingest
-from recurscope.pipeline.store import Store
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.ingest.files import ingest
+from recurscope.pipeline.store.database import Store
 
 START = datetime(2026, 12, 1, 9, 0)
 
@@ -366,7 +366,7 @@ class TestViews:
 
 def test_the_default_boilerplate_threshold_matches_the_shipped_preregistration() -> None:
     """The refresh's default S is the pre-registered one, so stored evidence matches reports."""
-    from recurscope.pipeline.verdict import load_preregistration
+    from recurscope.pipeline.verdict.rule import load_preregistration
 
     shipped = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
     assert load_preregistration(shipped).min_other_sessions == (evidence.DEFAULT_MIN_OTHER_SESSIONS)
@@ -385,7 +385,7 @@ def test_the_sql_reads_only_attributes_the_conventions_define() -> None:
 
     defined = {v for k, v in vars(semconv).items() if k.isupper() and isinstance(v, str)}
     used: set[str] = set()
-    for path in evidence.SQL_DIR.glob("*.sql"):
+    for path in evidence.SQL_DIR.glob("*/*.sql"):
         if path.name == "_synthetic_spans.sql":
             continue
         used |= set(re.findall(r"'((?:recurscope|gen_ai|service)\.[a-z_.]+)'", path.read_text()))
@@ -401,7 +401,7 @@ def _record_scripted_session(recorder: Recorder) -> None:
         recorder.plan_trim(messages, budget=100)
         with recorder.call("turn", role="planner"):
             recorder.plan_trim(messages, budget=100)
-            with recorder.delegate("planner", method="sub", kind="agent_for"):
+            with recorder.delegate("planner", method="sub", delegation_kind="agent_for"):
                 pass
         messages.append({"role": "assistant", "content": "y" * 80})
 

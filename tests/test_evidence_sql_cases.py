@@ -19,7 +19,7 @@ import duckdb
 import pytest
 import yaml
 
-from recurscope.pipeline import evidence
+from recurscope.pipeline.evidence import models as evidence
 
 CASES_DIR = Path(__file__).with_name("sql_cases")
 CASES = sorted(CASES_DIR.glob("*.yaml"))

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.export import add_command, export_tables, is_bookkeeping
+from recurscope.pipeline.store.export import add_command, export_tables, is_bookkeeping
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -16,8 +16,8 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import Link, SpanKind, Status, StatusCode
 
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.formats import ReadContext, detect_format, get_format
-from recurscope.pipeline.otlp import iter_proto_request
+from recurscope.pipeline.decode.formats import ReadContext, detect_format, get_format
+from recurscope.pipeline.decode.otlp import iter_proto_request
 from recurscope.pipeline.records import (
     DEFAULT_LIMITS,
     Checkpoint,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recurscope.pipeline.formats import ReadContext, get_format
-from recurscope.pipeline.formats._native import Malformed, iter_json_objects, parse_time_ns
+from recurscope.pipeline.decode.formats import ReadContext, get_format
+from recurscope.pipeline.decode.formats._native import Malformed, iter_json_objects, parse_time_ns
 from recurscope.pipeline.records import (
     DEFAULT_LIMITS,
     Checkpoint,

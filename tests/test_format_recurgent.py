@@ -13,8 +13,8 @@ import pytest
 
 from recurscope.instrumentation.analysis import analyze_code
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.formats import FormatOptions, ReadContext, detect_format, get_format
-from recurscope.pipeline.formats.recurgent_jsonl import (
+from recurscope.pipeline.decode.formats import FormatOptions, ReadContext, detect_format, get_format
+from recurscope.pipeline.decode.formats.recurgent_jsonl import (
     SCOPE_NAME,
     session_for_source,
     span_id_for,

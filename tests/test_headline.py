@@ -9,18 +9,18 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from recurscope.pipeline import evidence
-from recurscope.pipeline import report as report_module
-from recurscope.pipeline.access import open_for_writing, read_connection
-from recurscope.pipeline.evidence import EvidenceView
-from recurscope.pipeline.headline import (
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence.models import EvidenceView
+from recurscope.pipeline.store.locking import open_for_writing, read_connection
+from recurscope.pipeline.testing import add_synthetic_spans
+from recurscope.pipeline.verdict import report as report_module
+from recurscope.pipeline.verdict.headline import (
     HEADLINE_TABLE,
     load_headline_intervals,
     store_headline_intervals,
 )
-from recurscope.pipeline.report import Report, build_report
-from recurscope.pipeline.testing import add_synthetic_spans
-from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
+from recurscope.pipeline.verdict.report import Report, build_report
+from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 
 def _store(db: Path, sessions: int = 150) -> None:

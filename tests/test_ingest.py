@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recurscope.pipeline import IngestError, IngestReport, Store, ingest
-from recurscope.pipeline.ingest import add_command, run_ingest_command
+from recurscope.pipeline.ingest.files import add_command, run_ingest_command
 from recurscope.pipeline.records import DecodeLimits
 from recurscope.pipeline.testing import otlp_json_from_proto, sdk_request, synthetic_lines
 
@@ -297,7 +297,7 @@ class TestIncremental:
         self, tmp_path: Path, fresh_store: Store, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """Batches commit with their resume point: a rerun after a crash loses and repeats none."""
-        from recurscope.pipeline import store as store_module
+        from recurscope.pipeline.store import database as store_module
 
         path = tmp_path / "big.jsonl"
         path.write_bytes(lines(100, per_line=10))
@@ -681,8 +681,7 @@ MEASURE = textwrap.dedent(
     """
     import json, resource, sys, time
     from recurscope.pipeline import Store, ingest
-    from recurscope.pipeline import store as store_module
-
+    from recurscope.pipeline.store import database as store_module
     # Python heap after each committed batch: flat if nothing accumulates.
     blocks = []
     write = store_module.IngestRun.write_prepared

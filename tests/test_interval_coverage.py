@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from interval_coverage import SCENARIOS, run_cell
 
-from recurscope.pipeline.verdict import default_preregistration_path, load_preregistration
+from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 pytestmark = pytest.mark.slow
 

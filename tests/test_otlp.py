@@ -20,7 +20,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyVa
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from recurscope.pipeline import IngestError, Reason, Rejection, SpanRow
-from recurscope.pipeline.otlp import (
+from recurscope.pipeline.decode.otlp import (
     decode_json_bytes,
     decode_proto_bytes,
     decode_request_body,
@@ -1008,7 +1008,7 @@ def test_a_request_over_the_span_cap_is_one_record_too_large(media: str) -> None
         ExportTraceServiceRequest as Request,
     )
 
-    from recurscope.pipeline.otlp import decode_request_body
+    from recurscope.pipeline.decode.otlp import decode_request_body
     from recurscope.pipeline.records import DecodeLimits, Reason
 
     def body(count: int) -> bytes:

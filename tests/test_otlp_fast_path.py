@@ -27,7 +27,7 @@ from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Span
 
 from recurscope.pipeline import Reason, Rejection, SpanRow, Store, ingest
-from recurscope.pipeline.otlp import (
+from recurscope.pipeline.decode.otlp import (
     ParsedJson,
     _format_double_exact,
     _may_repeat_keys,

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from recurscope.pipeline import Reason, Rejection, SpanRow
-from recurscope.pipeline.formats.otlp_json import decode_otlp_json_lines
-from recurscope.pipeline.otlp import decode_request_body
+from recurscope.pipeline.decode.formats.otlp_json import decode_otlp_json_lines
+from recurscope.pipeline.decode.otlp import decode_request_body
+from recurscope.pipeline.decode.validate import validate_bytes
 from recurscope.pipeline.records import DEFAULT_LIMITS, PendingRecord
-from recurscope.pipeline.store import prepare_rows
-from recurscope.pipeline.validate import validate_bytes
+from recurscope.pipeline.store.database import prepare_rows
 
 TRACE: Final = "5b8efff798038103d269b633813fc60c"
 HOLE: Final = "@@hole-{}@@"
@@ -473,7 +473,7 @@ def test_the_wire_span_count_is_the_parsed_count(
         ExportTraceServiceRequest,
     )
 
-    from recurscope.pipeline.otlp import proto_span_count
+    from recurscope.pipeline.decode.otlp import proto_span_count
 
     request = ExportTraceServiceRequest()
     for scopes in layout:

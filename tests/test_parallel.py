@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline import parallel as parallel_module
-from recurscope.pipeline import store as store_module
-from recurscope.pipeline.formats.otlp_json import decode_otlp_json_lines
-from recurscope.pipeline.parallel import DecoderPool, WorkerDied, decode_batch
+from recurscope.pipeline.decode.formats.otlp_json import decode_otlp_json_lines
+from recurscope.pipeline.ingest import parallel as parallel_module
+from recurscope.pipeline.ingest.parallel import DecoderPool, WorkerDied, decode_batch
 from recurscope.pipeline.records import DEFAULT_LIMITS, PendingRecord, Reason
+from recurscope.pipeline.store import database as store_module
 from recurscope.pipeline.testing import decoder_worker_pids, synthetic_lines
 
 pytestmark = pytest.mark.integration

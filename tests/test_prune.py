@@ -12,10 +12,10 @@ import duckdb
 import pytest
 
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.access import companions
-from recurscope.pipeline.formats import FormatOptions
-from recurscope.pipeline.formats.recurgent_jsonl import span_id_for, trace_id_for
-from recurscope.pipeline.prune import add_command, find_mentions, parse_cutoff, prune
+from recurscope.pipeline.decode.formats import FormatOptions
+from recurscope.pipeline.decode.formats.recurgent_jsonl import span_id_for, trace_id_for
+from recurscope.pipeline.store.locking import companions
+from recurscope.pipeline.store.prune import add_command, find_mentions, parse_cutoff, prune
 
 SECRET = "alice-session-7Q2"
 OTHER = "bob-session-4K9"

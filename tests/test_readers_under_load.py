@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from recurscope.pipeline.receiver import ReceiverProcess
+from recurscope.pipeline.ingest.receiver import ReceiverProcess
 
 ROUNDS = 6
 
@@ -59,8 +59,8 @@ def _send(endpoint: str, stop: threading.Event, sent: list[int]) -> None:
 
 def _roles_stored(db: Path) -> int:
     """Distinct roles in the evidence readers see (0 before the first refresh)."""
-    from recurscope.pipeline.access import read_connection
     from recurscope.pipeline.errors import PipelineError
+    from recurscope.pipeline.store.locking import read_connection
 
     try:
         with read_connection(db) as view:

@@ -32,7 +32,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcess
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store
-from recurscope.pipeline.receiver import (
+from recurscope.pipeline.ingest.receiver import (
     Receiver,
     ReceiverConfig,
     ReceiverProcess,
@@ -40,8 +40,7 @@ from recurscope.pipeline.receiver import (
     decode_body,
     main,
 )
-from recurscope.pipeline.records import DecodeLimits
-from recurscope.pipeline.spool import (
+from recurscope.pipeline.ingest.spool import (
     HEADER_SIZE,
     CorruptRegion,
     Spool,
@@ -49,6 +48,7 @@ from recurscope.pipeline.spool import (
     SpoolRecord,
     encode_record,
 )
+from recurscope.pipeline.records import DecodeLimits
 
 PROTO = {"Content-Type": "application/x-protobuf"}
 JSON = {"Content-Type": "application/json"}
@@ -192,7 +192,7 @@ class TestSpool:
         code = textwrap.dedent(
             """
             import sys
-            from recurscope.pipeline.spool import Spool
+            from recurscope.pipeline.ingest.spool import Spool
             spool = Spool.open(sys.argv[1])
             print("ready", flush=True)
             sys.stdin.readline()
@@ -528,7 +528,7 @@ def test_a_token_is_required_when_configured(tmp_path: Path) -> None:
 HOLD = textwrap.dedent(
     """
     import sys, time
-    from recurscope.pipeline.access import open_for_writing
+    from recurscope.pipeline.store.locking import open_for_writing
     session = open_for_writing(sys.argv[1], kind="recurscope ingest")
     print("holding", flush=True)
     time.sleep(float(sys.argv[2]))

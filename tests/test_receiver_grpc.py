@@ -27,9 +27,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from recurscope.pipeline import Store
 from recurscope.pipeline.errors import PipelineError
-from recurscope.pipeline.otlp_grpc import EXPORT_METHOD, GrpcLimits, GrpcServer
-from recurscope.pipeline.otlp_http import Reply, Request
-from recurscope.pipeline.receiver import (
+from recurscope.pipeline.ingest.otlp_grpc import EXPORT_METHOD, GrpcLimits, GrpcServer
+from recurscope.pipeline.ingest.otlp_http import Reply, Request
+from recurscope.pipeline.ingest.receiver import (
     DEFAULT_GRPC_PORT,
     Receiver,
     ReceiverConfig,
@@ -139,7 +139,7 @@ def test_without_grpcio_start_says_what_to_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without grpcio, start() fails naming the extra and --no-grpc, before the spool exists."""
-    monkeypatch.setitem(sys.modules, "recurscope.pipeline.otlp_grpc", None)
+    monkeypatch.setitem(sys.modules, "recurscope.pipeline.ingest.otlp_grpc", None)
     config = ReceiverConfig(db_path=tmp_path / "r.duckdb", port=0)
     with pytest.raises(PipelineError, match=r"recurscope\[pipeline\].*--no-grpc"):
         Receiver(config).start()
@@ -424,7 +424,7 @@ def test_a_token_is_required_in_the_metadata_when_configured(tmp_path: Path) -> 
 HOLD = textwrap.dedent(
     """
     import sys, time
-    from recurscope.pipeline.access import open_for_writing
+    from recurscope.pipeline.store.locking import open_for_writing
     session = open_for_writing(sys.argv[1], kind="recurscope ingest")
     print("holding", flush=True)
     time.sleep(float(sys.argv[2]))

@@ -23,8 +23,8 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from recurscope.pipeline.receiver import ReceiverProcess
-from recurscope.pipeline.store import Store
+from recurscope.pipeline.ingest.receiver import ReceiverProcess
+from recurscope.pipeline.store.database import Store
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -227,7 +227,7 @@ def test_a_grpc_flood_beyond_the_call_cap_costs_the_official_grpc_exporter_nothi
         OTLPSpanExporter as GrpcExporter,
     )
 
-    from recurscope.pipeline.otlp_grpc import EXPORT_METHOD
+    from recurscope.pipeline.ingest.otlp_grpc import EXPORT_METHOD
 
     stop = threading.Event()
     flood_body = encode_spans(spans(200, "flood")).SerializeToString()

@@ -12,9 +12,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from recurscope.pipeline import compare as compare_module
-from recurscope.pipeline import evidence, report
 from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.verdict import compare as compare_module
+from recurscope.pipeline.verdict import report as report
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
 START = datetime(2026, 12, 1, 9, 0)  # after the shipped file's registered_at
@@ -410,8 +411,8 @@ class TestCompare:
 
 
 def _store_file(path: Path) -> None:
-    """A real store file (schema from pipeline/store.py) holding synthetic spans."""
-    from recurscope.pipeline.store import Store
+    """A real store file (schema from pipeline/store/database.py) holding synthetic spans."""
+    from recurscope.pipeline.store.database import Store
 
     staging = duckdb.connect()
     evidence.create_otel_traces_table(staging)
@@ -569,7 +570,7 @@ def test_detector_quality_carries_exact_intervals(tmp_path: Path) -> None:
 
 def test_an_undecided_verdict_comes_with_a_collection_plan() -> None:
     """Missing sessions become 'about N more sessions over about D more days at today's rate'."""
-    from recurscope.pipeline.verdict import (
+    from recurscope.pipeline.verdict.rule import (
         Verdict,
         default_preregistration_path,
         load_preregistration,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recurscope.pipeline import stats
+from recurscope.pipeline.verdict import stats as stats
 
 
 def _per_call_bootstrap_width(successes: np.ndarray, trials: np.ndarray) -> float:
@@ -181,7 +181,7 @@ class TestFurtherSessions:
 
 def test_exact_interval_is_clopper_pearson() -> None:
     """36 of 36 is [0.903, 1.0] (the textbook exact bound), never a point; no trials, no interval."""
-    from recurscope.pipeline.stats import exact_interval
+    from recurscope.pipeline.verdict.stats import exact_interval
 
     lower, upper = exact_interval(36, 36)
     assert lower == pytest.approx(0.9026, abs=1e-4) and upper == 1.0

@@ -31,9 +31,9 @@ from recurscope.pipeline import (
     StoreLockedError,
     resolve_db_path,
 )
-from recurscope.pipeline import store as store_module
 from recurscope.pipeline.records import MAX_TIMESTAMP_NS, Position
-from recurscope.pipeline.store import ResumeMark
+from recurscope.pipeline.store import database as store_module
+from recurscope.pipeline.store.database import ResumeMark
 
 T0 = 1_700_000_000_123_456_789
 
@@ -538,7 +538,7 @@ def test_snapshot_is_a_complete_store_readers_can_open(fresh_store: Store, tmp_p
 
 def test_describe_process_names_what_it_can() -> None:
     """Lock messages name this process, a recurscope command, or fall back to the pid."""
-    from recurscope.pipeline.store import describe_process
+    from recurscope.pipeline.store.database import describe_process
 
     assert describe_process(os.getpid()) == "this process"
     assert describe_process(None) == "another process"
@@ -565,7 +565,7 @@ def test_bulk_writes_gather_commits_then_checkpoint_and_restore_settings(
         with store.bulk_writes(wal_bytes=64 * 1024**2, memory_bytes=256 * 1024**2):
             assert setting(store, "memory_limit") == "256.0 MiB"
             run = store.begin_ingest(str(source), "otlp-json")
-            from recurscope.pipeline.formats.otlp_json import decode_otlp_json_lines
+            from recurscope.pipeline.decode.formats.otlp_json import decode_otlp_json_lines
             from recurscope.pipeline.records import DEFAULT_LIMITS, PendingRecord
 
             lines = source.read_bytes().splitlines(keepends=True)

@@ -21,8 +21,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from recurscope.instrumentation import Recorder
 from recurscope.instrumentation import semconv as sc
 from recurscope.instrumentation.testing import capture_spans
-from recurscope.pipeline.testing import otlp_json_from_proto
-from recurscope.pipeline.validate import (
+from recurscope.pipeline.decode.validate import (
     VOCABULARIES,
     ValidationReport,
     add_command,
@@ -30,6 +29,7 @@ from recurscope.pipeline.validate import (
     validate_bytes,
     validate_file,
 )
+from recurscope.pipeline.testing import otlp_json_from_proto
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "docs" / "golden-spans"

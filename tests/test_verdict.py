@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from recurscope.pipeline import stats
-from recurscope.pipeline.verdict import (
+from recurscope.pipeline.verdict import stats as stats
+from recurscope.pipeline.verdict.rule import (
     Preregistration,
     PreregistrationError,
     WindowCheck,
@@ -325,7 +325,7 @@ def test_a_committed_preregistration_dates_from_its_commit_not_its_checkout(
 ) -> None:
     """A fresh clone sets mtimes to now; an unchanged tracked file counts from its
     commit. Editing it (or keeping it out of git) falls back to the mtime."""
-    from recurscope.pipeline.verdict import last_changed
+    from recurscope.pipeline.verdict.rule import last_changed
 
     repo = tmp_path / "repo"
     repo.mkdir()
@@ -356,7 +356,7 @@ class TestRegisteredHash:
 
     def test_the_shipped_file_is_registered_as_it_is(self) -> None:
         """Editing data/preregistration.toml without registering it again fails here."""
-        from recurscope.pipeline.verdict import default_preregistration_path, registered_sha256
+        from recurscope.pipeline.verdict.rule import default_preregistration_path, registered_sha256
 
         path = default_preregistration_path()
         assert registered_sha256(path) == hashlib.sha256(path.read_bytes()).hexdigest(), (
@@ -366,7 +366,7 @@ class TestRegisteredHash:
 
     def test_a_fresh_mtime_does_not_flag_a_registered_file(self, tmp_path: Path) -> None:
         """An install or clone sets mtime to now; the registered hash keeps registered_at."""
-        from recurscope.pipeline.verdict import (
+        from recurscope.pipeline.verdict.rule import (
             check_integrity,
             default_preregistration_path,
             load_preregistration,
@@ -385,7 +385,7 @@ class TestRegisteredHash:
 
     def test_an_edited_file_falls_back_to_its_modification_time(self, tmp_path: Path) -> None:
         """Content that no longer has the registered hash is dated by the file itself."""
-        from recurscope.pipeline.verdict import (
+        from recurscope.pipeline.verdict.rule import (
             check_integrity,
             default_preregistration_path,
             load_preregistration,

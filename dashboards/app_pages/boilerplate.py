@@ -7,7 +7,7 @@ import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.verdict import PreregistrationError, load_preregistration
+from recurscope.pipeline.verdict.rule import PreregistrationError, load_preregistration
 
 with ui.page(
     "Boilerplate",

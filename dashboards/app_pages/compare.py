@@ -9,7 +9,7 @@ import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.compare import DIMENSIONS
+from recurscope.pipeline.verdict.compare import DIMENSIONS
 
 LABELS = {
     "strategy": "trim strategy",

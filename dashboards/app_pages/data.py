@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.store import SCHEMA_VERSION
+from recurscope.pipeline.store.database import SCHEMA_VERSION
 
 with ui.page(
     "Data",

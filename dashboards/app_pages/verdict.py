@@ -7,7 +7,12 @@ import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.report import OUTCOME_LABELS, CriterionRow, Report, detector_summary
+from recurscope.pipeline.verdict.report import (
+    OUTCOME_LABELS,
+    CriterionRow,
+    Report,
+    detector_summary,
+)
 
 OUTCOME_STYLE = {
     "justified": ("green", ":material/check_circle:"),

@@ -37,8 +37,8 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, InstrumentationSc
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
-from .errors import IngestError
-from .records import (
+from ..errors import IngestError
+from ..records import (
     DEFAULT_LIMITS,
     EMPTY_ATTRIBUTES,
     DecodeLimits,

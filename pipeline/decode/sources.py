@@ -15,7 +15,7 @@ import io
 import zlib
 from typing import BinaryIO, Final
 
-from .records import DecodeLimits, Reason
+from ..records import DecodeLimits, Reason
 
 __all__ = [
     "GZIP_MAGIC",

@@ -40,11 +40,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal, cast, get_args
 
-from ..instrumentation import goals as _goals
-from ..instrumentation import semconv as sc
-from ..instrumentation import trim as _trim
-from ..instrumentation.analysis import ALL_OPS
-from .errors import IngestError
+from ...instrumentation import goals as _goals
+from ...instrumentation import semconv as sc
+from ...instrumentation import trim as _trim
+from ...instrumentation.analysis import ALL_OPS
+from ..errors import IngestError
+from ..records import DEFAULT_LIMITS, Position, Reason, Rejection, SpanRow
 from .formats import (
     Format,
     ReadContext,
@@ -57,7 +58,6 @@ from .formats import (
 )
 from .formats._native import NativeItem, NativeUnit, parse_json
 from .otlp import gunzip_bounded
-from .records import DEFAULT_LIMITS, Position, Reason, Rejection, SpanRow
 from .sources import GZIP_MAGIC
 
 __all__ = [

@@ -1,4 +1,9 @@
-"""Evidence tables: typed projections of raw spans, built by the SQL in ``pipeline/sql/``.
+"""Evidence tables: typed projections of raw spans, built by the SQL in ``sql/``.
+
+The SQL is laid out by what it builds: ``sql/span_models/``,
+``sql/session_models/``, ``sql/audits/``, ``sql/macros/`` (the dialect) and
+``sql/fixtures/`` (tables and spans for tests and benchmarks, never evidence);
+a file is found by its name alone.
 
 Two tiers, each model one file named after the table it builds:
 
@@ -22,7 +27,7 @@ private cursor whose TEMP tables hold only the affected sessions' spans
 (incremental refresh: TEMP objects shadow the same-named tables for
 unqualified names), and a private cursor whose TEMP views filter the stored
 evidence (:class:`EvidenceView`, used by reports on read-only connections).
-Engine-specific SQL sits in ``sql/_dialect.sql`` only; see ``docs/evidence.md``.
+Engine-specific SQL sits in ``sql/macros/_dialect.sql`` only; see ``docs/evidence.md``.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import duckdb
 
 from recurscope.instrumentation import semconv as sc
 
-from .errors import PipelineError
+from ..errors import PipelineError
 
 __all__ = [
     "AUDITS",
@@ -75,7 +80,7 @@ __all__ = [
 ]
 
 SQL_DIR: Final = Path(__file__).with_name("sql")
-"""Folder of the SQL models, one file per table."""
+"""Folder of the SQL, one file per table, audit, macro set or fixture, in subfolders by kind."""
 
 RECURSCOPE_SPAN_NAMES: Final = (sc.SPAN_CALL, sc.SPAN_TRIM, sc.SPAN_BOUNDARY_SHIFT)
 """The span names the evidence reads; every other span in ``otel_traces`` is ignored."""
@@ -111,8 +116,8 @@ SESSION_MODELS: Final = (
 aggregates rebuilt on every refresh.
 """
 
-AUDITS: Final = tuple(sorted(path.stem for path in SQL_DIR.glob("audit_*.sql")))
-"""Audit queries (``sql/audit_*.sql``): each must return zero rows on sound evidence."""
+AUDITS: Final = tuple(sorted(path.stem for path in (SQL_DIR / "audits").glob("audit_*.sql")))
+"""Audit queries (``sql/audits/audit_*.sql``): each must return zero rows on sound evidence."""
 
 REFRESH_LOG: Final = "evidence_refresh_log"
 """Table with one row per refresh: mode, sessions, watermark, timing, SQL version."""
@@ -138,14 +143,21 @@ RefreshMode = Literal["full", "incremental", "sessions"]
 
 
 @cache
+def _sql_paths() -> dict[str, Path]:
+    return {path.stem: path for path in sorted(SQL_DIR.glob("*/*.sql"))}
+
+
+@cache
 def sql_text(name: str) -> str:
-    """The text of ``sql/<name>.sql`` (a model, an audit, or a helper like ``_dialect``)."""
-    path = SQL_DIR / f"{name}.sql"
+    """The text of ``sql/<kind>/<name>.sql`` (a model, an audit, or a helper like ``_dialect``)."""
+    path = _sql_paths().get(name)
     try:
+        if path is None:
+            raise FileNotFoundError(name)
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PipelineError(
-            f"No SQL file {path.name} in {SQL_DIR}: the installation is incomplete "
+            f"No SQL file {name}.sql under {SQL_DIR}: the installation is incomplete "
             "(reinstall recurscope[pipeline])."
         ) from None
 
@@ -164,14 +176,14 @@ def models_version() -> str:
 
 
 def install_dialect(con: duckdb.DuckDBPyConnection) -> None:
-    """Define the TEMP macros the models use (``sql/_dialect.sql``) on ``con``."""
+    """Define the TEMP macros the models use (``sql/macros/_dialect.sql``) on ``con``."""
     con.execute(sql_text("_dialect"))
 
 
 def create_otel_traces_table(con: duckdb.DuckDBPyConnection) -> None:
     """Create the raw span table with the contract columns (tests and benchmarks).
 
-    This is the *contract* DDL (``sql/_otel_traces_fixture.sql``); the store
+    This is the *contract* DDL (``sql/fixtures/_otel_traces_fixture.sql``); the store
     owns the production table, which may carry extra bookkeeping columns.
     """
     con.execute(sql_text("_otel_traces_fixture"))
@@ -189,7 +201,7 @@ def insert_synthetic_spans(
 ) -> int:
     """Insert the spans of ``sessions`` synthetic sessions; return the spans inserted.
 
-    For tests and benchmarks only (``sql/_synthetic_spans.sql`` says what the
+    For tests and benchmarks only (``sql/fixtures/_synthetic_spans.sql`` says what the
     data looks like). Deterministic in its arguments; sessions numbered from
     ``first_session``, so calling again with a later ``first_session``
     appends new sessions. Session *n* starts ``n * spacing_seconds`` after

@@ -2,7 +2,7 @@
 
 :func:`ingest` expands the paths, detects each source's compression and
 format, streams it through its decoder in batches, and writes every batch to
-the :class:`~recurscope.pipeline.store.Store` together with its quarantined
+the :class:`~recurscope.pipeline.store.database.Store` together with its quarantined
 records and the run's counts. It is idempotent (spans are identified by
 (TraceId, SpanId)) and incremental: an unchanged file is skipped by checksum,
 and a JSON-lines file that grew is read from its last complete line once the
@@ -28,9 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Literal
 
-from .access import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
-from .errors import IngestError, PipelineError
-from .formats import (
+from ..decode.formats import (
     Decoder,
     Format,
     FormatOptions,
@@ -40,15 +38,15 @@ from .formats import (
     format_names,
     get_format,
 )
-from .parallel import (
-    PARALLEL_AFTER_BYTES,
-    DecodedBatch,
-    DecoderPool,
-    WorkerDied,
-    decode_batch,
-    default_workers,
+from ..decode.sources import (
+    GZIP_MAGIC,
+    BoundedGzipReader,
+    HashingReader,
+    SourceDataError,
+    buffered,
 )
-from .records import (
+from ..errors import IngestError, PipelineError
+from ..records import (
     DEFAULT_LIMITS,
     Checkpoint,
     DecodeLimits,
@@ -58,14 +56,7 @@ from .records import (
     Rejection,
     SpanRow,
 )
-from .sources import (
-    GZIP_MAGIC,
-    BoundedGzipReader,
-    HashingReader,
-    SourceDataError,
-    buffered,
-)
-from .store import (
+from ..store.database import (
     DB_ENV_VAR,
     DEFAULT_DB_PATH,
     IngestRun,
@@ -73,6 +64,15 @@ from .store import (
     ResumeMark,
     Store,
     prepare_rows,
+)
+from ..store.locking import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
+from .parallel import (
+    PARALLEL_AFTER_BYTES,
+    DecodedBatch,
+    DecoderPool,
+    WorkerDied,
+    decode_batch,
+    default_workers,
 )
 
 __all__ = [

@@ -1,8 +1,8 @@
 """OTLP/gRPC on grpcio: the second transport of ``recurscope serve``.
 
 ``opentelemetry.proto.collector.trace.v1.TraceService/Export`` is answered by
-the same handler as OTLP/HTTP (:class:`~recurscope.pipeline.otlp_http.Handler`,
-i.e. the :class:`~recurscope.pipeline.receiver.Receiver`): each call becomes
+the same handler as OTLP/HTTP (:class:`~recurscope.pipeline.ingest.otlp_http.Handler`,
+i.e. the :class:`~recurscope.pipeline.ingest.receiver.Receiver`): each call becomes
 the OTLP/HTTP request it stands for, ``Request("POST", "/v1/traces", ...)``
 with the protobuf content type and the call's ``authorization`` metadata,
 goes through ``screen`` (token first, then length and backlog) and

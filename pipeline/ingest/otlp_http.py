@@ -1,7 +1,7 @@
 """OTLP/HTTP on uvicorn: the transport of ``recurscope serve``.
 
 The receiver's protocol logic (decode, spool, answer) is synchronous and
-lives in :mod:`recurscope.pipeline.receiver`; this module is only how bytes
+lives in :mod:`recurscope.pipeline.ingest.receiver`; this module is only how bytes
 reach it. uvicorn (h11) owns the sockets, HTTP/1.1 parsing, keep-alive and
 header size limits; an idle connection costs a file descriptor and a few
 kilobytes, never a thread. What uvicorn leaves to the application, and this

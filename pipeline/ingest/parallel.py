@@ -35,9 +35,9 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-from .formats import Decoder
-from .records import DecodeLimits, PendingRecord, Rejection
-from .store import PreparedRows, prepare_rows
+from ..decode.formats import Decoder
+from ..records import DecodeLimits, PendingRecord, Rejection
+from ..store.database import PreparedRows, prepare_rows
 
 __all__ = [
     "PARALLEL_AFTER_BYTES",
@@ -54,9 +54,7 @@ PARALLEL_AFTER_BYTES: Final = 48 * 1024**2
 _PR_SET_PDEATHSIG: Final = 1
 # Not ``-m``: the worker must use this module under its own name, so the
 # classes it pickles are the ones the parent knows.
-_WORKER_COMMAND: Final = (
-    "import sys; from recurscope.pipeline.parallel import worker_main; sys.exit(worker_main())"
-)
+_WORKER_COMMAND: Final = "import sys; from recurscope.pipeline.ingest.parallel import worker_main; sys.exit(worker_main())"
 _FRAME: Final = struct.Struct("<Q")
 
 

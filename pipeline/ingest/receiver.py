@@ -49,8 +49,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from ..instrumentation import semconv as sc
-from .access import (
+from ...instrumentation import semconv as sc
+from ..decode.otlp import DecodedBody, decode_request_body
+from ..errors import IngestError, PipelineError, StoreLockedError
+from ..records import DecodeLimits, Position, Reason, Rejection, SpanRow
+from ..store.database import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
+from ..store.locking import (
     DEFAULT_SNAPSHOT_INTERVAL,
     WriteSession,
     companions,
@@ -58,12 +62,8 @@ from .access import (
     open_for_writing,
     waiting_writers,
 )
-from .errors import IngestError, PipelineError, StoreLockedError
-from .otlp import DecodedBody, decode_request_body
 from .otlp_http import HttpLimits, HttpServer, Reply, Request
-from .records import DecodeLimits, Position, Reason, Rejection, SpanRow
 from .spool import HEADER_SIZE, CorruptRegion, SegmentInfo, Spool, SpoolError, SpoolRecord
-from .store import DB_ENV_VAR, DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
 
 if TYPE_CHECKING:
     from .otlp_grpc import GrpcLimits, GrpcServer
@@ -450,7 +450,7 @@ class _Drainer:
     waits (``recurscope ingest``: it hands over at once and waits until that
     writer has the file), when idle for ``idle_release`` seconds (so readers
     get the live file), and at shutdown. Every hold ends with a snapshot if
-    data changed (:class:`~recurscope.pipeline.access.WriteSession`).
+    data changed (:class:`~recurscope.pipeline.store.locking.WriteSession`).
     """
 
     def __init__(
@@ -800,8 +800,8 @@ def _hash_range(path: Path, start: int, end: int, digest: Any) -> None:
 
 
 # --------------------------------------------------------------------------
-# The receiver: OTLP/HTTP (pipeline/otlp_http.py) and OTLP/gRPC
-# (pipeline/otlp_grpc.py) in front of the spool.
+# The receiver: OTLP/HTTP (pipeline/ingest/otlp_http.py) and OTLP/gRPC
+# (pipeline/ingest/otlp_grpc.py) in front of the spool.
 
 
 class _ListenError(OSError):
@@ -1176,7 +1176,7 @@ def _size_text(size: float) -> str:
 
 
 def _size(text: str) -> int:
-    from .ingest import _size as parse_size
+    from .files import _size as parse_size
 
     return parse_size(text)
 
@@ -1352,7 +1352,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
-    from .store import resolve_db_path
+    from ..store.database import resolve_db_path
 
     token = args.token or os.environ.get(TOKEN_ENV_VAR) or None
     return ReceiverConfig(
@@ -1497,7 +1497,7 @@ class ReceiverProcess:
         command = [
             sys.executable,
             "-m",
-            "recurscope.pipeline.receiver",
+            "recurscope.pipeline.ingest.receiver",
             "serve",
             "--db",
             str(self.db_path),
@@ -1586,11 +1586,11 @@ class ReceiverProcess:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m recurscope.pipeline.receiver [serve] [--db PATH] [--port N] ...``."""
+    """``python -m recurscope.pipeline.ingest.receiver [serve] [--db PATH] [--port N] ...``."""
     parser = argparse.ArgumentParser(
         prog="recurscope serve",
         description="Receive OTLP/HTTP and OTLP/gRPC traces into the recurscope DuckDB store.",
-        epilog="Example: python -m recurscope.pipeline.receiver serve --db data/x.duckdb",
+        epilog="Example: python -m recurscope.pipeline.ingest.receiver serve --db data/x.duckdb",
     )
     _add_arguments(parser)
     arguments = list(sys.argv[1:] if argv is None else argv)

@@ -46,7 +46,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO, Final, Self
 
-from .errors import PipelineError
+from ..errors import PipelineError
 
 __all__ = [
     "HEADER_SIZE",

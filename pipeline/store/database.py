@@ -31,8 +31,8 @@ from typing import Final, Literal, Self
 import duckdb
 import pyarrow as pa
 
-from .errors import SchemaVersionError, StoreError, StoreLockedError
-from .records import DEFAULT_LIMITS, MAX_TIMESTAMP_NS, DecodeLimits, Reason, Rejection, SpanRow
+from ..errors import SchemaVersionError, StoreError, StoreLockedError
+from ..records import DEFAULT_LIMITS, MAX_TIMESTAMP_NS, DecodeLimits, Reason, Rejection, SpanRow
 
 __all__ = [
     "DB_ENV_VAR",
@@ -420,7 +420,7 @@ class PreparedRows:
     """A batch's rows made ready to insert: checked, deduplicated, as Arrow columns.
 
     Built by :func:`prepare_rows` without touching the database, so it can
-    be done in another process (see :mod:`recurscope.pipeline.parallel`).
+    be done in another process (see :mod:`recurscope.pipeline.ingest.parallel`).
     """
 
     table: pa.Table | None
@@ -1093,7 +1093,7 @@ def _copy_range(source: int, target: int, size: int) -> None:
 
 
 def _split_unstorable(rows: list[SpanRow]) -> tuple[list[SpanRow], list[Rejection]]:
-    from .otlp import _row_has_lone_surrogate
+    from ..decode.otlp import _row_has_lone_surrogate
 
     good: list[SpanRow] = []
     bad: list[Rejection] = []

@@ -1,7 +1,7 @@
 """``recurscope export``: raw spans and every evidence table to Parquet, one file per table.
 
 The store is opened read-only through the readers' protocol
-(:func:`recurscope.pipeline.access.read_connection`): the live file when no
+(:func:`recurscope.pipeline.store.locking.read_connection`): the live file when no
 writer holds it, otherwise the latest published snapshot (the report says
 which). Tables are discovered in ``information_schema.tables`` rather than
 named here, so evidence tables added later are exported without a change;
@@ -23,9 +23,9 @@ from typing import Final
 
 import duckdb
 
-from .access import read_connection
-from .errors import PipelineError, StoreError
-from .store import DB_ENV_VAR, DEFAULT_DB_PATH
+from ..errors import PipelineError, StoreError
+from .database import DB_ENV_VAR, DEFAULT_DB_PATH
+from .locking import read_connection
 
 __all__ = [
     "BOOKKEEPING_TABLES",

@@ -41,8 +41,8 @@ from typing import Final, Literal, Self
 
 import duckdb
 
-from .errors import StoreError, StoreLockedError
-from .store import Store, describe_process, resolve_db_path
+from ..errors import StoreError, StoreLockedError
+from .database import Store, describe_process, resolve_db_path
 
 __all__ = [
     "DEFAULT_LOCK_TIMEOUT",
@@ -353,7 +353,7 @@ class WriteSession:
         """
         if not (self.refresh and self._changed_spans):
             return
-        from .evidence import refresh
+        from ..evidence.models import refresh
 
         try:
             refresh(self.store.connection)
@@ -364,7 +364,7 @@ class WriteSession:
         self._keep_headline()
 
     def _keep_headline(self) -> None:
-        """Store the headline verdict's intervals (``pipeline/headline.py``), rate-limited.
+        """Store the headline verdict's intervals (``pipeline/verdict/headline.py``), rate-limited.
 
         The bootstrap costs about a second per 20,000 sessions: a writer that
         refreshes often (the receiver) keeps them at most every
@@ -374,7 +374,7 @@ class WriteSession:
         gap = max(self.snapshot_interval, self._headline_seconds / SNAPSHOT_OVERHEAD)
         if self._headline_at is not None and time.monotonic() - self._headline_at < gap:
             return
-        from .headline import store_headline_intervals
+        from ..verdict.headline import store_headline_intervals
 
         started = time.monotonic()
         try:

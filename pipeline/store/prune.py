@@ -40,10 +40,10 @@ from typing import Final, Literal
 
 import duckdb
 
-from ..instrumentation import semconv as sc
-from .access import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
-from .errors import PipelineError, StoreError
-from .store import DB_ENV_VAR, DEFAULT_DB_PATH, Store
+from ...instrumentation import semconv as sc
+from ..errors import PipelineError, StoreError
+from .database import DB_ENV_VAR, DEFAULT_DB_PATH, Store
+from .locking import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
 
 __all__ = [
     "SESSION_COLUMNS",

@@ -28,9 +28,15 @@ from typing import Any, Final
 import duckdb
 import numpy as np
 
-from .access import read_connection
-from .errors import PipelineError
-from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, origin_counts, sql_literal
+from ..errors import PipelineError
+from ..evidence.models import (
+    EvidenceFilter,
+    EvidenceView,
+    SessionMatrix,
+    origin_counts,
+    sql_literal,
+)
+from ..store.locking import read_connection
 from .report import (
     add_common_arguments,
     db_path,
@@ -38,8 +44,8 @@ from .report import (
     parse_when,
     write_output,
 )
+from .rule import default_preregistration_path, load_preregistration
 from .stats import bootstrap_differences, percentile_interval, ratio_of_sums
-from .verdict import default_preregistration_path, load_preregistration
 
 __all__ = [
     "COMPARED_CRITERIA",

@@ -3,7 +3,7 @@
 The verdict's intervals come from a session bootstrap (2,000 resamples of
 every session): about a second per 20,000 sessions. Readers — the dashboard,
 ``recurscope report`` — would pay that on every look. Writers (``ingest``,
-``serve``, any :func:`~recurscope.pipeline.access.open_for_writing` session)
+``serve``, any :func:`~recurscope.pipeline.store.locking.open_for_writing` session)
 already refresh the evidence before they let go; right after, they compute
 the intervals of the *headline* scope (the whole store, unfiltered, under the
 pre-registration at hand) and store them in ``headline_intervals``.
@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Final
 
 import duckdb
 
-from .evidence import REFRESH_LOG, EvidenceFilter, EvidenceView, models_version
+from ..evidence.models import REFRESH_LOG, EvidenceFilter, EvidenceView, models_version
 from .stats import Interval
 
 if TYPE_CHECKING:
-    from .verdict import Preregistration
+    from .rule import Preregistration
 
 __all__ = [
     "HEADLINE_TABLE",
@@ -114,7 +114,7 @@ def store_headline_intervals(
     current; readers then compute the intervals themselves.
     """
     from .report import compute_intervals
-    from .verdict import (
+    from .rule import (
         PreregistrationError,
         default_preregistration_path,
         load_preregistration,

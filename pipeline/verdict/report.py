@@ -24,12 +24,17 @@ from typing import Any, Final
 
 import duckdb
 
-from .access import read_connection
-from .errors import PipelineError
-from .evidence import EvidenceFilter, EvidenceView, SessionMatrix, first_span_at, origin_counts
+from ..errors import PipelineError
+from ..evidence.models import (
+    EvidenceFilter,
+    EvidenceView,
+    SessionMatrix,
+    first_span_at,
+    origin_counts,
+)
+from ..store.locking import read_connection
 from .headline import load_headline_intervals
-from .stats import Interval, exact_interval, session_intervals
-from .verdict import (
+from .rule import (
     Preregistration,
     Verdict,
     check_integrity,
@@ -38,6 +43,7 @@ from .verdict import (
     default_preregistration_path,
     load_preregistration,
 )
+from .stats import Interval, exact_interval, session_intervals
 
 __all__ = [
     "DEFAULT_DETECTOR_QUALITY",
@@ -721,7 +727,7 @@ def build_report(
             )
         coverage = view.records("SELECT * FROM coverage")[0]
         # The writers keep the headline's intervals with the evidence
-        # (pipeline/headline.py): reading them skips the bootstrap.
+        # (pipeline/verdict/headline.py): reading them skips the bootstrap.
         kept = load_headline_intervals(view, prereg) if view.stored_session_models else None
         intervals = kept if kept is not None else compute_intervals(prereg, view.session_matrix())
         clusters = view.records(
@@ -1221,7 +1227,7 @@ def _render_markdown(report: Report) -> str:
 
 def db_path(explicit: str | None) -> str:
     """``--db``, else ``$RECURSCOPE_DB``, else ``data/recurscope.duckdb`` (as the store resolves)."""
-    from .store import resolve_db_path
+    from ..store.database import resolve_db_path
 
     return str(resolve_db_path(explicit))
 
@@ -1238,7 +1244,7 @@ def open_read_only(path: str) -> tuple[Any, duckdb.DuckDBPyConnection]:
     Uses the store's opener so a file held by a writer gives the store's
     explanatory error, never a raw DuckDB lock error.
     """
-    from .store import Store
+    from ..store.database import Store
 
     store = Store.open(path, read_only=True)
     return store, store.connection

@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from .errors import PipelineError
+from ..errors import PipelineError
 from .stats import INTERVAL_METHODS, Interval, further_sessions
 
 __all__ = [

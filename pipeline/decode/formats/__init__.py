@@ -9,7 +9,7 @@ registered name.
 
 from __future__ import annotations
 
-from ..errors import IngestError
+from ...errors import IngestError
 from ._base import Decoder, Format, FormatOptions, ReadContext, Reader, ReaderItem, Sniffer
 
 __all__ = [

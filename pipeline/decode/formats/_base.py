@@ -7,7 +7,7 @@ import io
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..records import Checkpoint, DecodeLimits, PendingRecord, Rejection, SpanRow
+from ...records import Checkpoint, DecodeLimits, PendingRecord, Rejection, SpanRow
 
 __all__ = [
     "Decoder",

@@ -2,7 +2,7 @@
 
 Every native format works the same way: it turns each record of its source
 into an OTLP JSON ``ExportTraceServiceRequest`` (a :class:`NativeUnit`) and
-hands that to :func:`recurscope.pipeline.otlp.iter_json_request`. Going
+hands that to :func:`recurscope.pipeline.decode.otlp.iter_json_request`. Going
 through OTLP JSON means the ids, limits, value encoding (``AsString``), time
 checks and quarantine reasons are exactly those of the OTLP decoders — a
 value converted from a Ruby log or a console dump is stored as the same text
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from ...records import Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
 from ..otlp import iter_json_request, parse_json_text
-from ..records import Checkpoint, DecodeLimits, Position, Reason, Rejection, SpanRow
 from ..sources import SourceDataError
 from ._base import ReadContext, Reader, ReaderItem
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-from ..records import Checkpoint, DecodeLimits, Position, Reason, Rejection
+from ...records import Checkpoint, DecodeLimits, Position, Reason, Rejection
 from ._base import Format, ReadContext
 from ._native import (
     Malformed,

@@ -17,8 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..otlp import ParsedJson, iter_parsed_request, parse_json
-from ..records import (
+from ...records import (
     Checkpoint,
     DecodeLimits,
     PendingRecord,
@@ -27,6 +26,7 @@ from ..records import (
     Rejection,
     SpanRow,
 )
+from ..otlp import ParsedJson, iter_parsed_request, parse_json
 from ..sources import ChainedReader, SourceDataError, buffered
 from ._base import Format, ReadContext, ReaderItem
 

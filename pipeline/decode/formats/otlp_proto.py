@@ -12,8 +12,8 @@ import io
 from collections.abc import Iterator
 from typing import Final
 
+from ...records import Position, Reason, Rejection
 from ..otlp import decode_proto_bytes
-from ..records import Position, Reason, Rejection
 from ..sources import SourceDataError
 from ._base import Format, ReadContext, ReaderItem
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, Final
 
-from ...instrumentation import semconv as sc
-from ...instrumentation.analysis import analyze_code
-from ..records import DecodeLimits, Position, Reason, Rejection
+from ....instrumentation import semconv as sc
+from ....instrumentation.analysis import analyze_code
+from ...records import DecodeLimits, Position, Reason, Rejection
 from ..sources import SourceDataError
 from ._base import Format, ReadContext
 from ._native import (
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 NAME: Final = "recurgent_jsonl"
-SCOPE_NAME: Final = "recurscope.pipeline.formats.recurgent_jsonl"
+SCOPE_NAME: Final = "recurscope.pipeline.decode.formats.recurgent_jsonl"
 """Instrumentation scope of converted spans: the converter, at the convention version."""
 
 SERVICE_NAME: Final = "recurgent"

@@ -3,7 +3,7 @@
 -- Grain: one row per criterion. estimate = sum(numerator) / sum(denominator)
 -- over sessions (never a mean of per-session ratios). Intervals and the
 -- verdict are computed from `session_criteria` by the session bootstrap in
--- `pipeline/stats.py`; this table is the reproducible point estimate that
+-- `pipeline/verdict/stats.py`; this table is the reproducible point estimate that
 -- the dashboard and the audits read.
 with
 
