@@ -50,6 +50,7 @@ from recurscope.pipeline.evidence import models as evidence
 from recurscope.pipeline.evidence.models import EvidenceView
 from recurscope.pipeline.store.database import Store
 from recurscope.pipeline.store.locking import read_connection
+from recurscope.pipeline.testing import create_otel_traces_table, insert_synthetic_spans
 from recurscope.pipeline.verdict import report as report_module
 from recurscope.pipeline.verdict.headline import load_headline_intervals, store_headline_intervals
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
@@ -120,9 +121,9 @@ def build_store(path: Path, spans: int, *, log: Callable[[str], None] = print) -
     tmp = duckdb.connect(str(raw))
     try:
         tmp.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
-        evidence.create_otel_traces_table(tmp)
+        create_otel_traces_table(tmp)
         for first in range(0, sessions, GENERATE_BATCH):
-            evidence.insert_synthetic_spans(
+            insert_synthetic_spans(
                 tmp, sessions=min(GENERATE_BATCH, sessions - first), seed=SEED, first_session=first
             )
         columns = ", ".join(_contract_columns(tmp, "otel_traces"))

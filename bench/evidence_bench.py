@@ -26,6 +26,7 @@ from pathlib import Path
 import duckdb
 
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.testing import create_otel_traces_table, insert_synthetic_spans
 from recurscope.pipeline.verdict import stats as stats
 
 SPANS_PER_SESSION = 47  # measured average of the synthetic generator
@@ -46,9 +47,9 @@ def main() -> int:
     step = max(1, sessions // 100)  # 1% more spans per incremental step
     with tempfile.TemporaryDirectory() as folder:
         con = duckdb.connect(str(Path(folder) / "bench.duckdb"))
-        evidence.create_otel_traces_table(con)
+        create_otel_traces_table(con)
         started = time.perf_counter()
-        spans = evidence.insert_synthetic_spans(con, sessions=sessions, seed=7)
+        spans = insert_synthetic_spans(con, sessions=sessions, seed=7)
         con.execute("CHECKPOINT")
         generate_seconds = time.perf_counter() - started
 
@@ -62,9 +63,7 @@ def main() -> int:
         added = 0
         next_session = sessions
         for _ in range(options.repeat):
-            added += evidence.insert_synthetic_spans(
-                con, sessions=step, seed=7, first_session=next_session
-            )
+            added += insert_synthetic_spans(con, sessions=step, seed=7, first_session=next_session)
             next_session += step
             result = evidence.refresh(con)
             assert result.mode == "incremental", result

@@ -44,7 +44,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, Sp
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store
-from recurscope.pipeline.ingest.receiver import ReceiverProcess
+from recurscope.pipeline.testing import ReceiverProcess
 
 BATCH = 512
 

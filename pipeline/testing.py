@@ -14,18 +14,39 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
+import os
 import random
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
+
+from recurscope.instrumentation import semconv as sc
+
+from .evidence.models import sql_text
+from .ingest.receiver import DEFAULT_HOST
 
 if TYPE_CHECKING:
+    import duckdb
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
         ExportTraceServiceRequest,
     )
 
 __all__ = [
+    "ReceiverProcess",
     "add_synthetic_spans",
+    "create_otel_traces_table",
+    "expand_span",
+    "insert_span_specs",
+    "insert_synthetic_spans",
     "otlp_json_from_proto",
     "sdk_request",
     "synthetic_lines",
@@ -186,18 +207,12 @@ def add_synthetic_spans(
     ``con`` is a writable connection to a store made by ``Store.open`` (whose
     table has bookkeeping columns the contract DDL lacks). The spans come
     from ``sql/fixtures/_synthetic_spans.sql`` (origin ``simulated``) and
-    :func:`recurscope.pipeline.evidence.models.expand_span` for ``specs``; they are
+    :func:`expand_span` for ``specs``; they are
     generated in a scratch in-memory database and copied in one statement.
     Returns the spans added. Nothing is refreshed: call
     ``evidence.refresh`` (or let a writer session do it) afterwards.
     """
     import duckdb
-
-    from .evidence.models import (
-        create_otel_traces_table,
-        insert_span_specs,
-        insert_synthetic_spans,
-    )
 
     scratch = duckdb.connect()
     try:
@@ -218,3 +233,366 @@ def add_synthetic_spans(
     finally:
         con.unregister("_synthetic_rows")
     return int(rows.num_rows)
+
+
+# --- otel_traces rows for SQL tests and benchmarks -------------------------------
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    rows = con.execute(sql).fetchall()  # fetched whole: DuckDB 2 keeps a partly read result open
+    return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+
+def create_otel_traces_table(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the raw span table with the contract columns (tests and benchmarks).
+
+    This is the *contract* DDL (``sql/fixtures/_otel_traces_fixture.sql``); the store
+    owns the production table, which may carry extra bookkeeping columns.
+    """
+    con.execute(sql_text("_otel_traces_fixture"))
+
+
+def insert_synthetic_spans(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    sessions: int,
+    seed: int = 0,
+    first_session: int = 0,
+    start: datetime = datetime(2026, 3, 2, 9, 0),
+    spacing_seconds: int = 30,
+    sessions_per_run: int = 40,
+) -> int:
+    """Insert the spans of ``sessions`` synthetic sessions; return the spans inserted.
+
+    For tests and benchmarks only (``sql/fixtures/_synthetic_spans.sql`` says what the
+    data looks like). Deterministic in its arguments; sessions numbered from
+    ``first_session``, so calling again with a later ``first_session``
+    appends new sessions. Session *n* starts ``n * spacing_seconds`` after
+    ``start``; runs hold ``sessions_per_run`` consecutive sessions.
+    """
+    before = _count(con, "SELECT count(*) FROM otel_traces")
+    con.execute(
+        sql_text("_synthetic_spans"),
+        {
+            "first_session": first_session,
+            "sessions": sessions,
+            "seed": seed,
+            "start": start,
+            "spacing_seconds": spacing_seconds,
+            "sessions_per_run": sessions_per_run,
+        },
+    )
+    return _count(con, "SELECT count(*) FROM otel_traces") - before
+
+
+# ---------------------------------------------------------------------------
+# Compact span descriptions (SQL test cases, examples)
+
+SPAN_KINDS: Final = {
+    "call": sc.SPAN_CALL,
+    "trim": sc.SPAN_TRIM,
+    "shift": sc.SPAN_BOUNDARY_SHIFT,
+}
+"""Short span kinds of :func:`expand_span`; any other span needs ``name``."""
+
+SPAN_SHORTCUTS: Final = {
+    # common
+    "prompt_version": sc.PROMPT_VERSION,
+    "model": sc.GEN_AI_REQUEST_MODEL,
+    "compacted": sc.GEN_AI_CONVERSATION_COMPACTED,
+    # call
+    "role": sc.CALL_ROLE,
+    "call_id": sc.CALL_ID,
+    "parent_call_id": sc.CALL_PARENT_ID,
+    "depth": sc.CALL_DEPTH,
+    "method": sc.CALL_METHOD,
+    "outcome": sc.CALL_OUTCOME_STATUS,
+    "history_size": sc.HISTORY_SIZE,
+    "accessed": sc.HISTORY_ACCESSED,
+    "ops": sc.HISTORY_OPS,
+    "records_read": sc.HISTORY_RECORDS_READ,
+    "detection": sc.HISTORY_DETECTION,
+    "contextview_shaped": sc.HISTORY_CONTEXTVIEW_SHAPED,
+    "reported_accessed": sc.HISTORY_REPORTED_ACCESSED,
+    "reported_ops": sc.HISTORY_REPORTED_OPS,
+    "fingerprint": sc.CODE_FINGERPRINT,
+    "language": sc.CODE_LANGUAGE,
+    "code": sc.CODE_CONTENT,
+    "delegation_kind": sc.DELEGATION_KIND,
+    "same_role": sc.DELEGATION_SAME_ROLE,
+    "caller_role": sc.DELEGATION_CALLER_ROLE,
+    # trim
+    "strategy": sc.TRIM_STRATEGY,
+    "phase": sc.TRIM_PHASE,
+    "trimmed": sc.TRIM_TRIMMED,
+    "budget": sc.TRIM_BUDGET,
+    "boundary_index": sc.TRIM_BOUNDARY_INDEX,
+    "before_size": sc.TRIM_BEFORE_SIZE,
+    "after_size": sc.TRIM_AFTER_SIZE,
+    "compaction_used": sc.TRIM_COMPACTION_USED,
+    "compaction_failed": sc.TRIM_COMPACTION_FAILED,
+    "stale_ask_dropped": sc.TRIM_STALE_ASK_DROPPED,
+    # boundary shift
+    "reason": sc.GOAL_REASON,
+    "position": sc.GOAL_POSITION,
+    "boundary_from": sc.GOAL_BOUNDARY_FROM,
+    "boundary_to": sc.GOAL_BOUNDARY_TO,
+    "similarity": sc.GOAL_SIMILARITY,
+}
+"""Short keys :func:`expand_span` accepts for span attributes."""
+
+_SPEC_KEYS: Final = frozenset(
+    {
+        "kind",
+        "name",
+        "session",
+        "run",
+        "seed",
+        "service",
+        "service_version",
+        "trace",
+        "span",
+        "parent",
+        "at",
+        "duration",
+        "status",
+        "trace_state",
+        "attrs",
+        "resource",
+    }
+)
+
+
+def encode_attribute(value: object) -> str:
+    """A value in the ClickHouse exporter's text encoding (bools, ints, JSON arrays)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return json.dumps(list(value), separators=(",", ":"))
+    return str(value)
+
+
+def _hex_id(name: object, digits: int) -> str:
+    text = str(name)
+    if len(text) == digits and all(c in "0123456789abcdef" for c in text):
+        return text
+    return hashlib.sha256(text.encode()).hexdigest()[:digits]
+
+
+def expand_span(
+    spec: Mapping[str, Any], *, index: int = 0, base: datetime = datetime(2026, 12, 1, 9, 0)
+) -> dict[str, Any]:
+    """A full ``otel_traces`` row from a compact description (for SQL test cases).
+
+    ``kind`` is ``call``/``trim``/``shift`` (or give ``name``); ``session``
+    sets ``gen_ai.conversation.id`` (``None`` leaves it out); ``run``,
+    ``seed``, ``service_version`` set resource attributes; ``trace``,
+    ``span``, ``parent`` are short names hashed to hex ids; ``at`` is
+    seconds after ``base`` (default: ``index`` minutes) or an ISO datetime;
+    ``duration`` seconds. Other keys are :data:`SPAN_SHORTCUTS` or go under
+    ``attrs`` with full attribute names; values are encoded as the exporter
+    does (:func:`encode_attribute`).
+    """
+    span_attrs: dict[str, str] = {}
+    if spec.get("session", "s1") is not None:
+        span_attrs["gen_ai.conversation.id"] = str(spec.get("session", "s1"))
+    for key, value in spec.items():
+        if key in _SPEC_KEYS:
+            continue
+        if key not in SPAN_SHORTCUTS:
+            raise ValueError(f"unknown span key {key!r}: use attrs: {{full.name: value}}")
+        if value is not None:
+            span_attrs[SPAN_SHORTCUTS[key]] = encode_attribute(value)
+    for key, value in (spec.get("attrs") or {}).items():
+        if value is not None:
+            span_attrs[str(key)] = encode_attribute(value)
+    resource = {"service.name": str(spec.get("service", "agent"))}
+    if spec.get("run", "run-1") is not None:
+        resource["service.instance.id"] = str(spec.get("run", "run-1"))
+    if spec.get("seed") is not None:
+        resource["recurscope.seed"] = str(spec["seed"])
+    if spec.get("service_version") is not None:
+        resource["service.version"] = str(spec["service_version"])
+    resource.update({str(k): encode_attribute(v) for k, v in (spec.get("resource") or {}).items()})
+    at = spec.get("at", index * 60)
+    if isinstance(at, datetime):
+        start = at
+    elif isinstance(at, str):
+        start = datetime.fromisoformat(at)
+    else:
+        start = base + timedelta(seconds=float(at))
+    kind = str(spec.get("kind", "call"))
+    name = spec.get("name") or SPAN_KINDS.get(kind)
+    if name is None:
+        raise ValueError(f"span kind {kind!r} needs a name")
+    parent = spec.get("parent")
+    return {
+        "Timestamp": start,
+        "TraceId": _hex_id(spec.get("trace", "t1"), 32),
+        "SpanId": _hex_id(spec.get("span", f"span-{index}"), 16),
+        "ParentSpanId": "" if parent is None else _hex_id(parent, 16),
+        "TraceState": str(spec.get("trace_state", "")),
+        "SpanName": str(name),
+        "SpanKind": "Internal",
+        "ServiceName": resource["service.name"],
+        "ResourceAttributes": resource,
+        "ScopeName": "recurscope.instrumentation",
+        "ScopeVersion": "0.1.0",
+        "SpanAttributes": span_attrs,
+        "Duration": int(float(spec.get("duration", 1)) * 1_000_000_000),
+        "StatusCode": str(spec.get("status", "Unset")),
+        "StatusMessage": "",
+        "Events": [],
+        "Links": [],
+    }
+
+
+def insert_span_specs(
+    con: duckdb.DuckDBPyConnection, specs: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Expand ``specs`` (:func:`expand_span`) and insert them into ``otel_traces``."""
+    rows = [expand_span(spec, index=i) for i, spec in enumerate(specs)]
+    if rows:
+        columns = list(rows[0])
+        quoted = ", ".join(f'"{c}"' for c in columns)
+        con.executemany(
+            f"INSERT INTO otel_traces ({quoted}) VALUES ({', '.join('?' for _ in columns)})",
+            [[row[c] for c in columns] for row in rows],
+        )
+    return rows
+
+
+# --- recurscope serve in a child process ------------------------------------------
+
+
+class ReceiverProcess:
+    """``recurscope serve`` in a child process on free loopback ports (tests, benchmarks).
+
+    Both ports are free ones (``--port 0 --grpc-port 0``; extra ``args`` come
+    after, so ``"--no-grpc"`` or ``"--grpc-port", "N"`` override), so any
+    number of them run side by side. ::
+
+        with ReceiverProcess(db) as server:
+            exporter = OTLPSpanExporter(endpoint=server.endpoint)
+            # opentelemetry.exporter.otlp.proto.grpc.trace_exporter.OTLPSpanExporter:
+            grpc_exporter = GrpcExporter(endpoint=server.grpc_endpoint, insecure=True)
+            ...
+            server.stop()          # SIGTERM: finish requests, store the spool; exit code
+    """
+
+    def __init__(
+        self,
+        db_path: str | os.PathLike[str],
+        *args: str,
+        env: dict[str, str] | None = None,
+        startup_timeout: float = 30.0,
+        max_open_files: int | None = None,
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.max_open_files = max_open_files
+        """The child's soft ``ulimit -n`` (``None``: inherited)."""
+        self.args = args
+        self.env = env
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen[str] | None = None
+        self.endpoint = ""
+        """``http://127.0.0.1:PORT/v1/traces``."""
+        self.port = 0
+        self.grpc_endpoint = ""
+        """``127.0.0.1:PORT`` of OTLP/gRPC (empty with ``--no-grpc``)."""
+        self.grpc_port = 0
+        self.output: list[str] = []
+        self._stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed in __exit__
+        self._stderr_text = ""
+
+    def start(self) -> ReceiverProcess:
+        """Start the server and wait for its "listening" line."""
+        command = [
+            sys.executable,
+            "-m",
+            "recurscope.pipeline.ingest.receiver",
+            "serve",
+            "--db",
+            str(self.db_path),
+            "--host",
+            DEFAULT_HOST,
+            "--port",
+            "0",
+            "--grpc-port",
+            "0",
+            *self.args,
+        ]
+        environment = dict(os.environ if self.env is None else self.env)
+        files = self.max_open_files
+
+        def limit_files() -> None:  # runs in the child, before exec
+            import resource
+
+            if files is not None:
+                _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard))
+
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            env=environment,
+            preexec_fn=limit_files if files is not None else None,
+        )
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
+            if ready:
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                self.output.append(line.rstrip("\n"))
+                if " listening on " in line:
+                    self.endpoint = line.split(" listening on ", 1)[1].split()[0]
+                    self.port = int(self.endpoint.rsplit(":", 1)[1].split("/", 1)[0])
+                    if " OTLP/gRPC on " in line:
+                        self.grpc_endpoint = line.split(" OTLP/gRPC on ", 1)[1].split()[0]
+                        self.grpc_port = int(self.grpc_endpoint.rsplit(":", 1)[1])
+                    return self
+            elif self.process.poll() is not None:
+                break
+        self.kill()
+        raise RuntimeError(f"recurscope serve did not start: {self.stderr}")
+
+    @property
+    def stderr(self) -> str:
+        """Everything the server wrote to stderr so far (kept after the block ends)."""
+        if not self._stderr.closed:
+            self._stderr.seek(0)
+            self._stderr_text = self._stderr.read()
+        return self._stderr_text
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 90.0) -> int:
+        """Signal the server (SIGTERM: graceful) and return its exit code."""
+        process = self.process
+        assert process is not None
+        if process.poll() is None:
+            process.send_signal(sig)
+        try:
+            out, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            out, _ = process.communicate()
+        self.output.extend(out.splitlines())
+        return process.returncode
+
+    def kill(self) -> None:
+        """``kill -9``: no cleanup at all."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+
+    def __enter__(self) -> ReceiverProcess:
+        return self.start() if self.process is None else self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+        _ = self.stderr
+        self._stderr.close()

@@ -18,7 +18,6 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store, StoreError, StoreLockedError, ingest
-from recurscope.pipeline.ingest.receiver import ReceiverProcess
 from recurscope.pipeline.store.locking import (
     StoreUnavailableError,
     companions,
@@ -26,7 +25,7 @@ from recurscope.pipeline.store.locking import (
     read_connection,
     waiting_writers,
 )
-from recurscope.pipeline.testing import write_jsonl
+from recurscope.pipeline.testing import ReceiverProcess, write_jsonl
 
 # A writer in another process that registers like `recurscope ingest` and holds the
 # store until told to stop (a line on stdin) or for a number of seconds.

@@ -18,9 +18,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store
-from recurscope.pipeline.ingest.receiver import Receiver, ReceiverConfig, ReceiverProcess, _Drainer
+from recurscope.pipeline.ingest.receiver import Receiver, ReceiverConfig, _Drainer
 from recurscope.pipeline.ingest.spool import Spool
-from recurscope.pipeline.testing import decoder_worker_pids, synthetic_lines
+from recurscope.pipeline.testing import ReceiverProcess, decoder_worker_pids, synthetic_lines
 
 PROTO = {"Content-Type": "application/x-protobuf"}
 Ids = set[tuple[str, str]]

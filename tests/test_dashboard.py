@@ -280,7 +280,7 @@ def test_page_queries_match_for_filtered_and_unfiltered_views(store: Path) -> No
 
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[Any]:
-    from recurscope.pipeline.ingest.receiver import ReceiverProcess
+    from recurscope.pipeline.testing import ReceiverProcess
 
     with ReceiverProcess(tmp_path / "live.duckdb") as server:
         yield server

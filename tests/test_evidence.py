@@ -15,6 +15,11 @@ from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
 from recurscope.pipeline.ingest.files import ingest
 from recurscope.pipeline.store.database import Store
+from recurscope.pipeline.testing import (
+    create_otel_traces_table,
+    insert_span_specs,
+    insert_synthetic_spans,
+)
 
 START = datetime(2026, 12, 1, 9, 0)
 
@@ -29,9 +34,9 @@ def _tables(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
 
 def _fresh(sessions: int = 0, **kwargs: object) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
-    evidence.create_otel_traces_table(con)
+    create_otel_traces_table(con)
     if sessions:
-        evidence.insert_synthetic_spans(con, sessions=sessions, start=START, **kwargs)  # type: ignore[arg-type]
+        insert_synthetic_spans(con, sessions=sessions, start=START, **kwargs)  # type: ignore[arg-type]
     return con
 
 
@@ -49,9 +54,7 @@ class TestIncrementalRefresh:
         """Refreshing after new sessions arrive equals rebuilding everything from scratch."""
         incremental = _fresh(120, seed=5)
         evidence.refresh(incremental)
-        evidence.insert_synthetic_spans(
-            incremental, sessions=15, seed=5, first_session=120, start=START
-        )
+        insert_synthetic_spans(incremental, sessions=15, seed=5, first_session=120, start=START)
         result = evidence.refresh(incremental)
         assert result.mode == "incremental"
         full = _fresh(135, seed=5)
@@ -62,14 +65,14 @@ class TestIncrementalRefresh:
         """Spans that start long before the watermark still reach the evidence."""
         con = _fresh(60, seed=2)
         evidence.refresh(con)
-        evidence.insert_synthetic_spans(
+        insert_synthetic_spans(
             con, sessions=2, seed=2, first_session=500, start=START - timedelta(days=30)
         )
         result = evidence.refresh(con)
         assert result.late_spans > 0
         assert not any(evidence.run_audits(con).values())
         full = _fresh(60, seed=2)
-        evidence.insert_synthetic_spans(
+        insert_synthetic_spans(
             full, sessions=2, seed=2, first_session=500, start=START - timedelta(days=30)
         )
         evidence.refresh(full)
@@ -86,7 +89,7 @@ class TestIncrementalRefresh:
         before = con.execute(
             "SELECT plannings FROM sessions WHERE session_id = ?", [session[0]]
         ).fetchone()
-        evidence.insert_span_specs(
+        insert_span_specs(
             con,
             [
                 {
@@ -112,7 +115,7 @@ class TestIncrementalRefresh:
         # Sessions ten minutes apart: the lateness margin re-reads about one.
         con = _fresh(400, seed=9, spacing_seconds=600)
         full = evidence.refresh(con)
-        evidence.insert_synthetic_spans(
+        insert_synthetic_spans(
             con, sessions=4, seed=9, first_session=400, start=START, spacing_seconds=600
         )
         incremental = evidence.refresh(con)
@@ -194,11 +197,11 @@ def test_random_edits_refresh_incrementally_to_the_full_result(seed: int) -> Non
     rng = random.Random(seed)
     sessions = [f"s{i}" for i in range(12)]
     con = _fresh()
-    evidence.insert_span_specs(con, _random_spans(rng, sessions, 60, "a"))
+    insert_span_specs(con, _random_spans(rng, sessions, 60, "a"))
     evidence.refresh(con, min_other_sessions=2)
     for step in range(3):
         edits = _random_spans(rng, [*sessions, f"new{step}"], rng.randint(1, 8), f"e{step}")
-        evidence.insert_span_specs(con, edits)
+        insert_span_specs(con, edits)
         if rng.random() < 0.5:
             con.execute(
                 "DELETE FROM otel_traces WHERE SpanId IN "
@@ -314,8 +317,8 @@ class TestViews:
         """A reader without write access gets the same per-session criteria."""
         path = str(tmp_path / "evidence.duckdb")
         con = duckdb.connect(path)
-        evidence.create_otel_traces_table(con)
-        evidence.insert_synthetic_spans(con, sessions=40, seed=3, start=START)
+        create_otel_traces_table(con)
+        insert_synthetic_spans(con, sessions=40, seed=3, start=START)
         evidence.refresh(con)
         stored = sorted(con.execute("SELECT * FROM session_criteria").fetchall())
         con.close()
@@ -330,7 +333,7 @@ class TestViews:
         """Spans newer than the last refresh are still in the view, which says why."""
         con = _fresh(30, seed=4)
         evidence.refresh(con)
-        evidence.insert_synthetic_spans(con, sessions=5, seed=4, first_session=30, start=START)
+        insert_synthetic_spans(con, sessions=5, seed=4, first_session=30, start=START)
         with evidence.EvidenceView(con) as view:
             assert "since the last refresh" in view.stale_reason
             stale = sorted(view.query("SELECT * FROM session_criteria"))

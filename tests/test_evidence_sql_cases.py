@@ -1,7 +1,7 @@
 """SQL tested as data: each tests/sql_cases/*.yaml gives spans and expected table rows.
 
 A case file holds ``description``, optional ``params`` (``min_other_sessions``),
-``spans`` (compact descriptions expanded by ``evidence.expand_span``) and one
+``spans`` (compact descriptions expanded by ``expand_span``) and one
 or more ``expect`` blocks: ``table``, ``columns``, optional ``where`` and
 ``order_by``, and ``rows`` (lists in column order). One parametrized test
 runs every case in a fresh in-memory DuckDB through the real refresh.
@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.testing import create_otel_traces_table, insert_span_specs
 
 CASES_DIR = Path(__file__).with_name("sql_cases")
 CASES = sorted(CASES_DIR.glob("*.yaml"))
@@ -60,8 +61,8 @@ def test_sql_case(case_path: Path) -> None:
     """Each case's spans, refreshed into evidence, give exactly the expected rows."""
     case = _load(case_path)
     con = duckdb.connect()
-    evidence.create_otel_traces_table(con)
-    evidence.insert_span_specs(con, case.get("spans") or [])
+    create_otel_traces_table(con)
+    insert_span_specs(con, case.get("spans") or [])
     params = case.get("params") or {}
     evidence.refresh(con, min_other_sessions=params.get("min_other_sessions", 4))
     expectations = case["expect"] if isinstance(case["expect"], list) else [case["expect"]]

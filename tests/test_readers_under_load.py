@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from recurscope.pipeline.ingest.receiver import ReceiverProcess
+from recurscope.pipeline.testing import ReceiverProcess
 
 ROUNDS = 6
 

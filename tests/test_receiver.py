@@ -35,7 +35,6 @@ from recurscope.pipeline import Store
 from recurscope.pipeline.ingest.receiver import (
     Receiver,
     ReceiverConfig,
-    ReceiverProcess,
     add_command,
     decode_body,
     main,
@@ -49,6 +48,7 @@ from recurscope.pipeline.ingest.spool import (
     encode_record,
 )
 from recurscope.pipeline.records import DecodeLimits
+from recurscope.pipeline.testing import ReceiverProcess
 
 PROTO = {"Content-Type": "application/x-protobuf"}
 JSON = {"Content-Type": "application/json"}

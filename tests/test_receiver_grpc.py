@@ -33,9 +33,9 @@ from recurscope.pipeline.ingest.receiver import (
     DEFAULT_GRPC_PORT,
     Receiver,
     ReceiverConfig,
-    ReceiverProcess,
     main,
 )
+from recurscope.pipeline.testing import ReceiverProcess
 
 Ids = set[tuple[str, str]]
 Metadata = Sequence[tuple[str, str]]

@@ -23,8 +23,8 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from recurscope.pipeline.ingest.receiver import ReceiverProcess
 from recurscope.pipeline.store.database import Store
+from recurscope.pipeline.testing import ReceiverProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

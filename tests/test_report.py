@@ -14,6 +14,11 @@ import pytest
 
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.testing import (
+    create_otel_traces_table,
+    insert_span_specs,
+    insert_synthetic_spans,
+)
 from recurscope.pipeline.verdict import compare as compare_module
 from recurscope.pipeline.verdict import report as report
 
@@ -35,8 +40,8 @@ def prereg_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def spans_db() -> Iterator[duckdb.DuckDBPyConnection]:
     """300 sessions over four days and 30 runs, refreshed: the window is met."""
     con = duckdb.connect()
-    evidence.create_otel_traces_table(con)
-    evidence.insert_synthetic_spans(
+    create_otel_traces_table(con)
+    insert_synthetic_spans(
         con, sessions=300, seed=21, start=START, spacing_seconds=1200, sessions_per_run=10
     )
     evidence.refresh(con)
@@ -251,8 +256,8 @@ class TestViewsAndFlags:
     ) -> None:
         """Data that began before registered_at marks every verdict."""
         con = duckdb.connect()
-        evidence.create_otel_traces_table(con)
-        evidence.insert_synthetic_spans(con, sessions=20, seed=1, start=datetime(2026, 3, 2))
+        create_otel_traces_table(con)
+        insert_synthetic_spans(con, sessions=20, seed=1, start=datetime(2026, 3, 2))
         evidence.refresh(con)
         result = report.build_report(
             con, prereg_path, detector_quality_path=None, include_simulated=True
@@ -264,8 +269,8 @@ class TestViewsAndFlags:
     def test_head_sampled_spans_mark_the_verdict(self, prereg_path: Path) -> None:
         """A sampling probability on the resource is reported and marks the verdict."""
         con = duckdb.connect()
-        evidence.create_otel_traces_table(con)
-        evidence.insert_span_specs(
+        create_otel_traces_table(con)
+        insert_span_specs(
             con,
             [
                 {
@@ -289,8 +294,8 @@ class TestViewsAndFlags:
         """The report never writes: a read-only connection is enough."""
         path = str(tmp_path / "ro.duckdb")
         con = duckdb.connect(path)
-        evidence.create_otel_traces_table(con)
-        evidence.insert_synthetic_spans(con, sessions=30, seed=2, start=START)
+        create_otel_traces_table(con)
+        insert_synthetic_spans(con, sessions=30, seed=2, start=START)
         evidence.refresh(con)
         con.close()
         reader = duckdb.connect(path, read_only=True)
@@ -415,8 +420,8 @@ def _store_file(path: Path) -> None:
     from recurscope.pipeline.store.database import Store
 
     staging = duckdb.connect()
-    evidence.create_otel_traces_table(staging)
-    evidence.insert_synthetic_spans(
+    create_otel_traces_table(staging)
+    insert_synthetic_spans(
         staging, sessions=150, seed=4, start=START, spacing_seconds=2400, sessions_per_run=5
     )
     spans = staging.sql("SELECT * FROM otel_traces").to_arrow_table()
@@ -596,8 +601,8 @@ def test_an_undecided_verdict_comes_with_a_collection_plan() -> None:
 def test_identical_sessions_give_a_zero_width_caveat(tmp_path: Path) -> None:
     """Sessions that all look the same have no bootstrap spread: the verdict says so."""
     con = duckdb.connect()
-    evidence.create_otel_traces_table(con)
-    evidence.insert_span_specs(
+    create_otel_traces_table(con)
+    insert_span_specs(
         con,
         [
             {"kind": "call", "span": f"c{n}", "session": f"s{n}", "trace": f"t{n}",
@@ -620,8 +625,8 @@ def test_identical_sessions_give_a_zero_width_caveat(tmp_path: Path) -> None:
 def mixed() -> Iterator[duckdb.DuckDBPyConnection]:
     """120 sessions: the first 60 relabelled observed (no origin attribute), 60 simulated."""
     con = duckdb.connect()
-    evidence.create_otel_traces_table(con)
-    evidence.insert_synthetic_spans(
+    create_otel_traces_table(con)
+    insert_synthetic_spans(
         con, sessions=120, seed=5, start=START, spacing_seconds=1800, sessions_per_run=6
     )
     sessions = [

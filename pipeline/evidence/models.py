@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,20 +55,13 @@ __all__ = [
     "RECURSCOPE_SPAN_NAMES",
     "REFRESH_LOG",
     "SESSION_MODELS",
-    "SPAN_KINDS",
     "SPAN_MODELS",
-    "SPAN_SHORTCUTS",
     "SQL_DIR",
     "EvidenceFilter",
     "EvidenceView",
     "RefreshResult",
     "SessionMatrix",
-    "create_otel_traces_table",
-    "encode_attribute",
-    "expand_span",
     "first_span_at",
-    "insert_span_specs",
-    "insert_synthetic_spans",
     "install_dialect",
     "models_version",
     "origin_counts",
@@ -178,225 +170,6 @@ def models_version() -> str:
 def install_dialect(con: duckdb.DuckDBPyConnection) -> None:
     """Define the TEMP macros the models use (``sql/macros/_dialect.sql``) on ``con``."""
     con.execute(sql_text("_dialect"))
-
-
-def create_otel_traces_table(con: duckdb.DuckDBPyConnection) -> None:
-    """Create the raw span table with the contract columns (tests and benchmarks).
-
-    This is the *contract* DDL (``sql/fixtures/_otel_traces_fixture.sql``); the store
-    owns the production table, which may carry extra bookkeeping columns.
-    """
-    con.execute(sql_text("_otel_traces_fixture"))
-
-
-def insert_synthetic_spans(
-    con: duckdb.DuckDBPyConnection,
-    *,
-    sessions: int,
-    seed: int = 0,
-    first_session: int = 0,
-    start: datetime = datetime(2026, 3, 2, 9, 0),
-    spacing_seconds: int = 30,
-    sessions_per_run: int = 40,
-) -> int:
-    """Insert the spans of ``sessions`` synthetic sessions; return the spans inserted.
-
-    For tests and benchmarks only (``sql/fixtures/_synthetic_spans.sql`` says what the
-    data looks like). Deterministic in its arguments; sessions numbered from
-    ``first_session``, so calling again with a later ``first_session``
-    appends new sessions. Session *n* starts ``n * spacing_seconds`` after
-    ``start``; runs hold ``sessions_per_run`` consecutive sessions.
-    """
-    before = _scalar_int(con, "SELECT count(*) FROM otel_traces")
-    con.execute(
-        sql_text("_synthetic_spans"),
-        {
-            "first_session": first_session,
-            "sessions": sessions,
-            "seed": seed,
-            "start": start,
-            "spacing_seconds": spacing_seconds,
-            "sessions_per_run": sessions_per_run,
-        },
-    )
-    return _scalar_int(con, "SELECT count(*) FROM otel_traces") - before
-
-
-# ---------------------------------------------------------------------------
-# Compact span descriptions (SQL test cases, examples)
-
-SPAN_KINDS: Final = {
-    "call": sc.SPAN_CALL,
-    "trim": sc.SPAN_TRIM,
-    "shift": sc.SPAN_BOUNDARY_SHIFT,
-}
-"""Short span kinds of :func:`expand_span`; any other span needs ``name``."""
-
-SPAN_SHORTCUTS: Final = {
-    # common
-    "prompt_version": sc.PROMPT_VERSION,
-    "model": sc.GEN_AI_REQUEST_MODEL,
-    "compacted": sc.GEN_AI_CONVERSATION_COMPACTED,
-    # call
-    "role": sc.CALL_ROLE,
-    "call_id": sc.CALL_ID,
-    "parent_call_id": sc.CALL_PARENT_ID,
-    "depth": sc.CALL_DEPTH,
-    "method": sc.CALL_METHOD,
-    "outcome": sc.CALL_OUTCOME_STATUS,
-    "history_size": sc.HISTORY_SIZE,
-    "accessed": sc.HISTORY_ACCESSED,
-    "ops": sc.HISTORY_OPS,
-    "records_read": sc.HISTORY_RECORDS_READ,
-    "detection": sc.HISTORY_DETECTION,
-    "contextview_shaped": sc.HISTORY_CONTEXTVIEW_SHAPED,
-    "reported_accessed": sc.HISTORY_REPORTED_ACCESSED,
-    "reported_ops": sc.HISTORY_REPORTED_OPS,
-    "fingerprint": sc.CODE_FINGERPRINT,
-    "language": sc.CODE_LANGUAGE,
-    "code": sc.CODE_CONTENT,
-    "delegation_kind": sc.DELEGATION_KIND,
-    "same_role": sc.DELEGATION_SAME_ROLE,
-    "caller_role": sc.DELEGATION_CALLER_ROLE,
-    # trim
-    "strategy": sc.TRIM_STRATEGY,
-    "phase": sc.TRIM_PHASE,
-    "trimmed": sc.TRIM_TRIMMED,
-    "budget": sc.TRIM_BUDGET,
-    "boundary_index": sc.TRIM_BOUNDARY_INDEX,
-    "before_size": sc.TRIM_BEFORE_SIZE,
-    "after_size": sc.TRIM_AFTER_SIZE,
-    "compaction_used": sc.TRIM_COMPACTION_USED,
-    "compaction_failed": sc.TRIM_COMPACTION_FAILED,
-    "stale_ask_dropped": sc.TRIM_STALE_ASK_DROPPED,
-    # boundary shift
-    "reason": sc.GOAL_REASON,
-    "position": sc.GOAL_POSITION,
-    "boundary_from": sc.GOAL_BOUNDARY_FROM,
-    "boundary_to": sc.GOAL_BOUNDARY_TO,
-    "similarity": sc.GOAL_SIMILARITY,
-}
-"""Short keys :func:`expand_span` accepts for span attributes."""
-
-_SPEC_KEYS: Final = frozenset(
-    {
-        "kind",
-        "name",
-        "session",
-        "run",
-        "seed",
-        "service",
-        "service_version",
-        "trace",
-        "span",
-        "parent",
-        "at",
-        "duration",
-        "status",
-        "trace_state",
-        "attrs",
-        "resource",
-    }
-)
-
-
-def encode_attribute(value: object) -> str:
-    """A value in the ClickHouse exporter's text encoding (bools, ints, JSON arrays)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return json.dumps(list(value), separators=(",", ":"))
-    return str(value)
-
-
-def _hex_id(name: object, digits: int) -> str:
-    text = str(name)
-    if len(text) == digits and all(c in "0123456789abcdef" for c in text):
-        return text
-    return hashlib.sha256(text.encode()).hexdigest()[:digits]
-
-
-def expand_span(
-    spec: Mapping[str, Any], *, index: int = 0, base: datetime = datetime(2026, 12, 1, 9, 0)
-) -> dict[str, Any]:
-    """A full ``otel_traces`` row from a compact description (for SQL test cases).
-
-    ``kind`` is ``call``/``trim``/``shift`` (or give ``name``); ``session``
-    sets ``gen_ai.conversation.id`` (``None`` leaves it out); ``run``,
-    ``seed``, ``service_version`` set resource attributes; ``trace``,
-    ``span``, ``parent`` are short names hashed to hex ids; ``at`` is
-    seconds after ``base`` (default: ``index`` minutes) or an ISO datetime;
-    ``duration`` seconds. Other keys are :data:`SPAN_SHORTCUTS` or go under
-    ``attrs`` with full attribute names; values are encoded as the exporter
-    does (:func:`encode_attribute`).
-    """
-    span_attrs: dict[str, str] = {}
-    if spec.get("session", "s1") is not None:
-        span_attrs["gen_ai.conversation.id"] = str(spec.get("session", "s1"))
-    for key, value in spec.items():
-        if key in _SPEC_KEYS:
-            continue
-        if key not in SPAN_SHORTCUTS:
-            raise ValueError(f"unknown span key {key!r}: use attrs: {{full.name: value}}")
-        if value is not None:
-            span_attrs[SPAN_SHORTCUTS[key]] = encode_attribute(value)
-    for key, value in (spec.get("attrs") or {}).items():
-        if value is not None:
-            span_attrs[str(key)] = encode_attribute(value)
-    resource = {"service.name": str(spec.get("service", "agent"))}
-    if spec.get("run", "run-1") is not None:
-        resource["service.instance.id"] = str(spec.get("run", "run-1"))
-    if spec.get("seed") is not None:
-        resource["recurscope.seed"] = str(spec["seed"])
-    if spec.get("service_version") is not None:
-        resource["service.version"] = str(spec["service_version"])
-    resource.update({str(k): encode_attribute(v) for k, v in (spec.get("resource") or {}).items()})
-    at = spec.get("at", index * 60)
-    if isinstance(at, datetime):
-        start = at
-    elif isinstance(at, str):
-        start = datetime.fromisoformat(at)
-    else:
-        start = base + timedelta(seconds=float(at))
-    kind = str(spec.get("kind", "call"))
-    name = spec.get("name") or SPAN_KINDS.get(kind)
-    if name is None:
-        raise ValueError(f"span kind {kind!r} needs a name")
-    parent = spec.get("parent")
-    return {
-        "Timestamp": start,
-        "TraceId": _hex_id(spec.get("trace", "t1"), 32),
-        "SpanId": _hex_id(spec.get("span", f"span-{index}"), 16),
-        "ParentSpanId": "" if parent is None else _hex_id(parent, 16),
-        "TraceState": str(spec.get("trace_state", "")),
-        "SpanName": str(name),
-        "SpanKind": "Internal",
-        "ServiceName": resource["service.name"],
-        "ResourceAttributes": resource,
-        "ScopeName": "recurscope.instrumentation",
-        "ScopeVersion": "0.1.0",
-        "SpanAttributes": span_attrs,
-        "Duration": int(float(spec.get("duration", 1)) * 1_000_000_000),
-        "StatusCode": str(spec.get("status", "Unset")),
-        "StatusMessage": "",
-        "Events": [],
-        "Links": [],
-    }
-
-
-def insert_span_specs(
-    con: duckdb.DuckDBPyConnection, specs: Sequence[Mapping[str, Any]]
-) -> list[dict[str, Any]]:
-    """Expand ``specs`` (:func:`expand_span`) and insert them into ``otel_traces``."""
-    rows = [expand_span(spec, index=i) for i, spec in enumerate(specs)]
-    if rows:
-        columns = list(rows[0])
-        quoted = ", ".join(f'"{c}"' for c in columns)
-        con.executemany(
-            f"INSERT INTO otel_traces ({quoted}) VALUES ({', '.join('?' for _ in columns)})",
-            [[row[c] for c in columns] for row in rows],
-        )
-    return rows
 
 
 # ---------------------------------------------------------------------------

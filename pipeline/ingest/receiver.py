@@ -35,11 +35,8 @@ import json
 import logging
 import math
 import os
-import select
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import zlib
@@ -76,7 +73,6 @@ __all__ = [
     "TRACES_PATH",
     "Receiver",
     "ReceiverConfig",
-    "ReceiverProcess",
     "ReceiverStats",
     "add_command",
     "main",
@@ -1450,139 +1446,6 @@ def run_serve_command(args: argparse.Namespace) -> int:
         flush=True,
     )
     return 0
-
-
-class ReceiverProcess:
-    """``recurscope serve`` in a child process on free loopback ports (tests, benchmarks).
-
-    Both ports are free ones (``--port 0 --grpc-port 0``; extra ``args`` come
-    after, so ``"--no-grpc"`` or ``"--grpc-port", "N"`` override), so any
-    number of them run side by side. ::
-
-        with ReceiverProcess(db) as server:
-            exporter = OTLPSpanExporter(endpoint=server.endpoint)
-            # opentelemetry.exporter.otlp.proto.grpc.trace_exporter.OTLPSpanExporter:
-            grpc_exporter = GrpcExporter(endpoint=server.grpc_endpoint, insecure=True)
-            ...
-            server.stop()          # SIGTERM: finish requests, store the spool; exit code
-    """
-
-    def __init__(
-        self,
-        db_path: str | os.PathLike[str],
-        *args: str,
-        env: dict[str, str] | None = None,
-        startup_timeout: float = 30.0,
-        max_open_files: int | None = None,
-    ) -> None:
-        self.db_path = Path(db_path)
-        self.max_open_files = max_open_files
-        """The child's soft ``ulimit -n`` (``None``: inherited)."""
-        self.args = args
-        self.env = env
-        self.startup_timeout = startup_timeout
-        self.process: subprocess.Popen[str] | None = None
-        self.endpoint = ""
-        """``http://127.0.0.1:PORT/v1/traces``."""
-        self.port = 0
-        self.grpc_endpoint = ""
-        """``127.0.0.1:PORT`` of OTLP/gRPC (empty with ``--no-grpc``)."""
-        self.grpc_port = 0
-        self.output: list[str] = []
-        self._stderr = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed in __exit__
-        self._stderr_text = ""
-
-    def start(self) -> ReceiverProcess:
-        """Start the server and wait for its "listening" line."""
-        command = [
-            sys.executable,
-            "-m",
-            "recurscope.pipeline.ingest.receiver",
-            "serve",
-            "--db",
-            str(self.db_path),
-            "--host",
-            DEFAULT_HOST,
-            "--port",
-            "0",
-            "--grpc-port",
-            "0",
-            *self.args,
-        ]
-        environment = dict(os.environ if self.env is None else self.env)
-        files = self.max_open_files
-
-        def limit_files() -> None:  # runs in the child, before exec
-            import resource
-
-            if files is not None:
-                _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-                resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard))
-
-        self.process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            text=True,
-            env=environment,
-            preexec_fn=limit_files if files is not None else None,
-        )
-        assert self.process.stdout is not None
-        deadline = time.monotonic() + self.startup_timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
-            if ready:
-                line = self.process.stdout.readline()
-                if not line:
-                    break
-                self.output.append(line.rstrip("\n"))
-                if " listening on " in line:
-                    self.endpoint = line.split(" listening on ", 1)[1].split()[0]
-                    self.port = int(self.endpoint.rsplit(":", 1)[1].split("/", 1)[0])
-                    if " OTLP/gRPC on " in line:
-                        self.grpc_endpoint = line.split(" OTLP/gRPC on ", 1)[1].split()[0]
-                        self.grpc_port = int(self.grpc_endpoint.rsplit(":", 1)[1])
-                    return self
-            elif self.process.poll() is not None:
-                break
-        self.kill()
-        raise RuntimeError(f"recurscope serve did not start: {self.stderr}")
-
-    @property
-    def stderr(self) -> str:
-        """Everything the server wrote to stderr so far (kept after the block ends)."""
-        if not self._stderr.closed:
-            self._stderr.seek(0)
-            self._stderr_text = self._stderr.read()
-        return self._stderr_text
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 90.0) -> int:
-        """Signal the server (SIGTERM: graceful) and return its exit code."""
-        process = self.process
-        assert process is not None
-        if process.poll() is None:
-            process.send_signal(sig)
-        try:
-            out, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            out, _ = process.communicate()
-        self.output.extend(out.splitlines())
-        return process.returncode
-
-    def kill(self) -> None:
-        """``kill -9``: no cleanup at all."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.communicate()
-
-    def __enter__(self) -> ReceiverProcess:
-        return self.start() if self.process is None else self
-
-    def __exit__(self, *exc: object) -> None:
-        self.kill()
-        _ = self.stderr
-        self._stderr.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -143,7 +143,7 @@ def default_preregistration_path() -> Path:
     """``data/preregistration.toml`` in the current folder, else the one shipped with the code."""
     if DEFAULT_PREREGISTRATION.exists():
         return DEFAULT_PREREGISTRATION
-    shipped = Path(__file__).resolve().parents[1] / DEFAULT_PREREGISTRATION
+    shipped = Path(__file__).resolve().parents[2] / DEFAULT_PREREGISTRATION  # recurscope/data/
     return shipped if shipped.exists() else DEFAULT_PREREGISTRATION
 
 
