@@ -510,7 +510,7 @@ class ReceiverProcess:
         command = [
             sys.executable,
             "-m",
-            "recurscope.pipeline.ingest.receiver",
+            "recurscope.cli",
             "serve",
             "--db",
             str(self.db_path),

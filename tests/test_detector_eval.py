@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from recurscope.cli.detector_eval import add_command
 from recurscope.instrumentation.analysis import ALL_OPS
 from recurscope.instrumentation.analysis.evaluate import (
     CorpusError,
     EvalReport,
-    add_command,
     evaluate,
     format_markdown,
     load_labels,

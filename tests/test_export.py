@@ -9,8 +9,9 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
+from recurscope.cli.export import add_command
 from recurscope.pipeline import Store, ingest
-from recurscope.pipeline.store.export import add_command, export_tables, is_bookkeeping
+from recurscope.pipeline.store.export import export_tables, is_bookkeeping
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

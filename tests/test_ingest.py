@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from recurscope.cli.ingest import add_command, run_ingest_command
 from recurscope.pipeline import IngestError, IngestReport, Store, ingest
-from recurscope.pipeline.ingest.files import add_command, run_ingest_command
 from recurscope.pipeline.records import DecodeLimits
 from recurscope.pipeline.testing import otlp_json_from_proto, sdk_request, synthetic_lines
 

@@ -11,11 +11,12 @@ from typing import Any
 import duckdb
 import pytest
 
+from recurscope.cli.prune import add_command
 from recurscope.pipeline import Store, ingest
 from recurscope.pipeline.decode.formats import FormatOptions
 from recurscope.pipeline.decode.formats.recurgent_jsonl import span_id_for, trace_id_for
 from recurscope.pipeline.store.locking import companions
-from recurscope.pipeline.store.prune import add_command, find_mentions, parse_cutoff, prune
+from recurscope.pipeline.store.prune import find_mentions, parse_cutoff, prune
 
 SECRET = "alice-session-7Q2"
 OTHER = "bob-session-4K9"

@@ -31,13 +31,13 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from recurscope.cli import main
+from recurscope.cli.serve import add_command
 from recurscope.pipeline import Store
 from recurscope.pipeline.ingest.receiver import (
     Receiver,
     ReceiverConfig,
-    add_command,
     decode_body,
-    main,
 )
 from recurscope.pipeline.ingest.spool import (
     HEADER_SIZE,

@@ -25,6 +25,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from recurscope.cli import main
 from recurscope.pipeline import Store
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.ingest.otlp_grpc import EXPORT_METHOD, GrpcLimits, GrpcServer
@@ -33,7 +34,6 @@ from recurscope.pipeline.ingest.receiver import (
     DEFAULT_GRPC_PORT,
     Receiver,
     ReceiverConfig,
-    main,
 )
 from recurscope.pipeline.testing import ReceiverProcess
 

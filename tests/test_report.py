@@ -12,6 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recurscope.cli import compare as compare_cli
+from recurscope.cli import report as report_cli
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
 from recurscope.pipeline.testing import (
@@ -449,8 +451,8 @@ class TestCli:
     def _parser() -> argparse.ArgumentParser:
         parser = argparse.ArgumentParser(prog="recurscope")
         sub = parser.add_subparsers(dest="command")
-        report.add_command(sub)
-        compare_module.add_command(sub)
+        report_cli.add_command(sub)
+        compare_cli.add_command(sub)
         return parser
 
     def test_every_command_has_help_ending_with_an_example(self) -> None:

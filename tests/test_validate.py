@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from recurscope.cli.validate import add_command
 from recurscope.instrumentation import Recorder
 from recurscope.instrumentation import semconv as sc
 from recurscope.instrumentation.testing import capture_spans
 from recurscope.pipeline.decode.validate import (
     VOCABULARIES,
     ValidationReport,
-    add_command,
     registry,
     validate_bytes,
     validate_file,

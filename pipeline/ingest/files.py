@@ -11,7 +11,6 @@ already-read prefix is verified unchanged. See ``docs/ingest.md``.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import glob
 import hashlib
@@ -45,7 +44,7 @@ from ..decode.sources import (
     SourceDataError,
     buffered,
 )
-from ..errors import IngestError, PipelineError
+from ..errors import IngestError
 from ..records import (
     DEFAULT_LIMITS,
     Checkpoint,
@@ -57,15 +56,13 @@ from ..records import (
     SpanRow,
 )
 from ..store.database import (
-    DB_ENV_VAR,
-    DEFAULT_DB_PATH,
     IngestRun,
     PreparedRows,
     ResumeMark,
     Store,
     prepare_rows,
 )
-from ..store.locking import DEFAULT_LOCK_TIMEOUT, companions, open_for_writing
+from ..store.locking import companions
 from .parallel import (
     PARALLEL_AFTER_BYTES,
     DecodedBatch,
@@ -80,10 +77,8 @@ __all__ = [
     "STDIN",
     "IngestReport",
     "SourceReport",
-    "add_command",
     "expand_paths",
     "ingest",
-    "run_ingest_command",
 ]
 
 STDIN: Final = "-"
@@ -817,210 +812,3 @@ def _closing(pool: DecoderPool | None) -> Iterator[None]:
 
 # --------------------------------------------------------------------------
 # The command line.
-
-_SIZE_UNITS: Final = {
-    "": 1,
-    "b": 1,
-    "k": 1000,
-    "kb": 1000,
-    "kib": 1024,
-    "m": 1000**2,
-    "mb": 1000**2,
-    "mib": 1024**2,
-    "g": 1000**3,
-    "gb": 1000**3,
-    "gib": 1024**3,
-}
-
-
-def _size(text: str) -> int:
-    """'64MiB', '1GB', '4096' -> bytes (for the limit flags)."""
-    stripped = text.strip().lower()
-    number = stripped.rstrip("abcdefghijklmnopqrstuvwxyz")
-    unit = stripped[len(number) :]
-    try:
-        value = float(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MiB, 1GB, 4096)") from None
-    if unit not in _SIZE_UNITS or value <= 0:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MiB, 1GB, 4096)")
-    return int(value * _SIZE_UNITS[unit])
-
-
-def _size_or_zero(text: str) -> int:
-    """:func:`_size`, also accepting 0."""
-    return 0 if text.strip() == "0" else _size(text)
-
-
-def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``recurscope ingest`` on the CLI's subparsers."""
-    defaults = DecodeLimits()
-    parser = subparsers.add_parser(
-        "ingest",
-        help="load OTLP trace files (JSON lines, JSON, protobuf, gzip) into the DuckDB store",
-        description=(
-            "Load OpenTelemetry spans into the recurscope DuckDB store. Reads files, "
-            "directories (recursively), globs and - (stdin); detects gzip and the format. "
-            "Re-running is safe: spans already stored are skipped, unchanged files are "
-            "skipped by checksum, and a JSON-lines file that grew is read from where the "
-            "last run stopped. Malformed records go to the quarantine table with a reason."
-        ),
-        epilog="Example: recurscope ingest --db data/recurscope.duckdb traces/ spans.jsonl.gz",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "paths", nargs="+", metavar="PATH", help="file, directory, glob, or - for stdin"
-    )
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
-    )
-    parser.add_argument(
-        "--format",
-        default="auto",
-        choices=["auto", *format_names()],
-        help="input format (default: auto-detect per file)",
-    )
-    parser.add_argument(
-        "--batch-size",
-        type=int,
-        default=DEFAULT_BATCH_SIZE,
-        metavar="N",
-        help=f"spans per database write (default: {DEFAULT_BATCH_SIZE:,})",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help=(
-            "processes that decode JSON lines while the main one writes, on inputs over "
-            f"{PARALLEL_AFTER_BYTES // 1024**2} MiB (default: {default_workers()} here, one per "
-            "core but one; 0 decodes in one process)"
-        ),
-    )
-    parser.add_argument(
-        "--parallel-after",
-        type=_size_or_zero,
-        default=PARALLEL_AFTER_BYTES,
-        metavar="SIZE",
-        help="JSON lines decoded in this process before the workers start (default: 48MiB)",
-    )
-    parser.add_argument(
-        "--max-record-bytes",
-        type=_size,
-        default=defaults.max_record_bytes,
-        metavar="SIZE",
-        help="largest JSON line/document or protobuf file (default: 64MiB)",
-    )
-    parser.add_argument(
-        "--max-attribute-bytes",
-        type=_size,
-        default=defaults.max_attribute_bytes,
-        metavar="SIZE",
-        help="largest attribute value; bigger ones quarantine their span (default: 1MiB)",
-    )
-    parser.add_argument(
-        "--max-decompressed-bytes",
-        type=_size,
-        default=defaults.max_decompressed_bytes,
-        metavar="SIZE",
-        help="largest decompressed size of a gzip source (default: 16GiB)",
-    )
-    parser.add_argument(
-        "--max-compression-ratio",
-        type=float,
-        default=defaults.max_compression_ratio,
-        metavar="R",
-        help="largest gzip decompression ratio past the first 16MiB (default: 1000)",
-    )
-    parser.add_argument(
-        "--lock-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help=(
-            "wait this long for another process to release the store (default: "
-            f"{DEFAULT_LOCK_TIMEOUT:g} s for recurscope processes and readers, no wait for "
-            "other programs writing it; giving a value waits for any holder)"
-        ),
-    )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: only when stderr is a terminal)",
-    )
-    # Options for formats that convert native logs (docs/formats.md); OTLP ignores them.
-    parser.add_argument(
-        "--session",
-        metavar="ID",
-        help="session (gen_ai.conversation.id) for every span of a native log such as "
-        "recurgent_jsonl (default: the log's own field, else one session per file)",
-    )
-    parser.add_argument(
-        "--capture-content",
-        action="store_true",
-        help="keep arguments, generated code and prompts of native logs (dropped by default)",
-    )
-    parser.set_defaults(func=run_ingest_command)
-
-
-def run_ingest_command(args: argparse.Namespace) -> int:
-    """The ``ingest`` command: returns the process exit code."""
-    limits = DecodeLimits(
-        max_record_bytes=args.max_record_bytes,
-        max_attribute_bytes=args.max_attribute_bytes,
-        max_decompressed_bytes=args.max_decompressed_bytes,
-        max_compression_ratio=args.max_compression_ratio,
-    )
-    explicit = args.lock_timeout is not None
-
-    def waiting(message: str) -> None:
-        print(f"recurscope ingest: {message}", file=sys.stderr, flush=True)
-
-    try:
-        # Writers take turns (docs/concurrency.md): wait for the holder, publish
-        # snapshots for readers while writing, and one more when letting go.
-        with open_for_writing(
-            args.db,
-            kind="recurscope ingest",
-            lock_timeout=args.lock_timeout if explicit else DEFAULT_LOCK_TIMEOUT,
-            wait_for_other_programs=explicit,
-            on_wait=waiting,
-        ) as session:
-            report = ingest(
-                args.paths,
-                session.store,
-                format=args.format,
-                limits=limits,
-                batch_size=args.batch_size,
-                progress=args.progress,
-                after_write=session.after_write,
-                workers=args.workers,
-                parallel_after=args.parallel_after,
-                options=FormatOptions(
-                    session=getattr(args, "session", None),
-                    capture_content=getattr(args, "capture_content", False),
-                ),
-            )
-    except PipelineError as error:
-        print(f"recurscope ingest: error: {error}", file=sys.stderr)
-        return 1
-    for source in report.failed:
-        print(f"recurscope ingest: error: {source.source}: {source.note}", file=sys.stderr)
-    print(report.summary_line())
-    if report.rows_quarantined:
-        ids = ", ".join(str(s.ingest_id) for s in report.sources if s.rows_quarantined)
-        print(
-            f"  inspect quarantined records: SELECT Source, Line, Reason, Detail FROM quarantine "
-            f"WHERE IngestId IN ({ids})",
-            file=sys.stderr,
-        )
-    if report.nothing_read and not report.failed:
-        print(
-            "recurscope ingest: error: nothing could be read (every record was quarantined)",
-            file=sys.stderr,
-        )
-    return report.exit_code

@@ -1,6 +1,8 @@
 """The ``recurscope`` command: a thin layer over the library.
 
-Each command lives next to the code it drives and registers itself through an
+All command-line code lives in this package, one module per command (as
+sqlite-utils keeps its own in ``cli.py``); the library modules it drives never
+import argparse. Each module registers its command through an
 ``add_command(subparsers)`` function; this module only assembles them. A
 command whose extra is not installed still shows in ``--help`` and, when run,
 says which extra to install.
@@ -15,15 +17,15 @@ from collections.abc import Sequence
 
 # (module, extra it needs, commands it registers) — in the order --help lists them.
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("recurscope.instrumentation.analysis.evaluate", "", ("detector-eval",)),
-    ("recurscope.pipeline.ingest.files", "pipeline", ("ingest",)),
-    ("recurscope.pipeline.ingest.receiver", "pipeline", ("serve",)),
-    ("recurscope.pipeline.verdict.report", "pipeline", ("report",)),
-    ("recurscope.pipeline.verdict.compare", "pipeline", ("compare",)),
-    ("recurscope.pipeline.decode.validate", "pipeline", ("validate",)),
-    ("recurscope.pipeline.store.export", "pipeline", ("export",)),
-    ("recurscope.pipeline.store.prune", "pipeline", ("prune",)),
-    ("recurscope.dashboards.cli", "dashboards", ("dashboard", "demo")),
+    ("recurscope.cli.detector_eval", "", ("detector-eval",)),
+    ("recurscope.cli.ingest", "pipeline", ("ingest",)),
+    ("recurscope.cli.serve", "pipeline", ("serve",)),
+    ("recurscope.cli.report", "pipeline", ("report",)),
+    ("recurscope.cli.compare", "pipeline", ("compare",)),
+    ("recurscope.cli.validate", "pipeline", ("validate",)),
+    ("recurscope.cli.export", "pipeline", ("export",)),
+    ("recurscope.cli.prune", "pipeline", ("prune",)),
+    ("recurscope.cli.dashboard", "dashboards", ("dashboard", "demo")),
 )
 
 EPILOG = """\
@@ -85,7 +87,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     return int(func(args) or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

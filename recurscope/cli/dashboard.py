@@ -1,0 +1,146 @@
+"""``recurscope dashboard`` and ``recurscope demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from recurscope.dashboards.cli import (
+    DEFAULT_DEMO_DB,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DashboardError,
+    prepare_demo,
+    serve_dashboard,
+)
+from recurscope.pipeline.errors import PipelineError
+
+
+def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to serve on (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to bind (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument(
+        "--no-browser", action="store_true", help="do not open a browser, just print the URL"
+    )
+
+
+def _run_dashboard(args: argparse.Namespace) -> int:
+    from recurscope.pipeline.store.database import resolve_db_path
+
+    db = resolve_db_path(args.db)
+    try:
+        return int(
+            serve_dashboard(
+                db,
+                host=args.host,
+                port=args.port,
+                open_browser=not args.no_browser,
+                preregistration=args.prereg,
+                detector_quality=args.detector_quality,
+                include_simulated=args.include_simulated,
+            )
+        )
+    except (PipelineError, DashboardError) as error:
+        print(f"recurscope dashboard: {error}", file=sys.stderr)
+        return 2
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    db = Path(args.db) if args.db else DEFAULT_DEMO_DB
+    try:
+        print(f"recurscope demo: preparing simulated demo data in {db} ...", flush=True)
+        demo = prepare_demo(db, seed=args.seed, sessions=args.sessions)
+        print(
+            f"recurscope demo: {demo.sessions} sessions, {demo.runs} runs over {demo.days} days, "
+            f"{demo.spans:,} spans (all marked simulated) ready in {demo.seconds:.1f} s",
+            flush=True,
+        )
+        quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
+        print(
+            f"  verdict as Markdown: recurscope report --db {db}{quality} --include-simulated",
+            flush=True,
+        )
+        if args.prepare_only:
+            return 0
+        return int(
+            serve_dashboard(
+                db,
+                host=args.host,
+                port=args.port,
+                open_browser=not args.no_browser,
+                detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
+                include_simulated=True,
+            )
+        )
+    except (PipelineError, DashboardError) as error:
+        print(f"recurscope demo: {error}", file=sys.stderr)
+        return 2
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope dashboard`` and ``recurscope demo``."""
+    dashboard = subparsers.add_parser(
+        "dashboard",
+        help="the Streamlit dashboard: verdict and evidence down to one session",
+        description=(
+            "Serve the dashboard on 127.0.0.1 (Streamlit's usage statistics off). It only "
+            "reads, through snapshots while another process writes, so it runs beside "
+            "`recurscope serve` and `recurscope ingest`."
+        ),
+        epilog="example: recurscope dashboard --db data/recurscope.duckdb --port 8501",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dashboard.add_argument(
+        "--db",
+        default=None,
+        help="DuckDB store (default: $RECURSCOPE_DB or data/recurscope.duckdb)",
+    )
+    dashboard.add_argument(
+        "--prereg", default=None, help="pre-registration TOML (default: data/preregistration.toml)"
+    )
+    dashboard.add_argument(
+        "--detector-quality",
+        default=None,
+        help="detector precision/recall JSON (default: data/detector-quality.json)",
+    )
+    dashboard.add_argument(
+        "--include-simulated",
+        action="store_true",
+        help="start with simulated and replayed spans included (a sidebar toggle; off: "
+        "observed spans only, like `recurscope report`)",
+    )
+    _add_server_arguments(dashboard)
+    dashboard.set_defaults(func=_run_dashboard)
+
+    demo = subparsers.add_parser(
+        "demo",
+        help="simulated demo data, its evidence and the dashboard, in one command",
+        description=(
+            "Generate simulated spans through the real instrumentation (seeded; every span "
+            "marked recurscope.origin=simulated), ingest them into a fresh demo store, build "
+            "the evidence and serve the dashboard. Running it again rebuilds the store."
+        ),
+        epilog="example: recurscope demo --no-browser --port 8502",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo.add_argument(
+        "--db", default=None, help=f"demo store to (re)build (default: {DEFAULT_DEMO_DB})"
+    )
+    demo.add_argument("--seed", type=int, default=7, help="seed of the simulated data (default 7)")
+    demo.add_argument(
+        "--sessions", type=int, default=160, help="sessions to simulate (default 160)"
+    )
+    demo.add_argument(
+        "--prepare-only",
+        action="store_true",
+        help="build the demo store and exit without serving the dashboard",
+    )
+    _add_server_arguments(demo)
+    demo.set_defaults(func=_run_demo)
