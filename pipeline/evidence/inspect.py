@@ -33,16 +33,16 @@ id, a service name, a source path or an excerpt may hold ANSI escapes,
 newlines, NULs or 100 KB. Every text field of the records (and every
 sentence of :func:`describe_empty`) goes through :func:`terminal_safe`:
 control characters, Unicode format characters (bidi overrides, zero-width
-characters) and line separators are shown as ``\\xNN`` / ``\\uNNNN`` /
-``\\n``, and long values are cut with ``…``. The records are for showing,
-not for round-tripping: a truncated id cannot be fed back as a filter.
+characters), line separators and anything else not printable are shown as
+``\\xNN`` / ``\\uNNNN`` / ``\\n``, and long values are cut with ``…``. The
+records are for showing, not for round-tripping: a cut or escaped value
+cannot be fed back as a filter (filters take the raw value).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -52,14 +52,14 @@ import duckdb
 
 from ...instrumentation import semconv as sc
 from ..errors import PipelineError
-from ..evidence.models import (
+from ..records import Reason
+from .models import (
     RECURSCOPE_SPAN_NAMES,
     REFRESH_LOG,
     install_dialect,
     models_version,
     sql_text,
 )
-from ..records import Reason
 
 __all__ = [
     "DEFAULT_EXCERPT_CHARS",
@@ -91,10 +91,6 @@ _MAX_LISTED: Final = 10
 
 _ELLIPSIS: Final = "…"
 _NAMED_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_UNSAFE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-# Cc: C0/C1 controls and DEL (ESC starts ANSI sequences, and C1's CSI does on
-# its own); Cf: bidi overrides, zero-width and other invisible characters
-# that reorder or hide text; Cs: lone surrogates; Zl/Zp: line separators.
 
 _SPAN_NAME_LIST: Final = ", ".join(f"'{name}'" for name in RECURSCOPE_SPAN_NAMES)
 _SESSION_EXPR: Final = f"attr_str(SpanAttributes, '{sc.GEN_AI_CONVERSATION_ID}')"
@@ -107,13 +103,15 @@ _EVIDENCE_TABLES: Final = ("calls", "trims", "delegations", "session_activity", 
 
 
 def _escape(char: str) -> str:
+    # Python's "printable" leaves out exactly what must not reach a terminal raw:
+    # C0/C1 controls and DEL (ESC starts ANSI sequences, C1's CSI does alone),
+    # format characters (bidi overrides, zero-width ones), separators other
+    # than the space, surrogates, and private-use and unassigned code points.
     if char.isprintable() or char == " ":
         return char
     named = _NAMED_ESCAPES.get(char)
     if named is not None:
         return named
-    if unicodedata.category(char) not in _UNSAFE_CATEGORIES:
-        return char  # e.g. unassigned or private-use code points: shown as the terminal can
     code = ord(char)
     if code <= 0xFF:
         return f"\\x{code:02x}"
@@ -125,10 +123,12 @@ def _escape(char: str) -> str:
 def terminal_safe(text: str, limit: int = MAX_NAME_CHARS) -> str:
     """``text`` with nothing a terminal would act on, at most ``limit`` characters long.
 
-    Control characters (ESC of ANSI sequences, NUL, C1 controls), Unicode
-    format characters (bidi overrides, zero-width ones) and line separators
-    become visible escapes (``\\x1b``, ``\\n``, ``\\u202e``); a result that
-    would be longer than ``limit`` is cut and ends in ``…``. Reads at most
+    Every character Python does not call printable — control characters
+    (ESC of ANSI sequences, NUL, C1 controls), format characters (bidi
+    overrides, zero-width ones), separators other than the space, private-use
+    and unassigned code points — becomes a visible escape (``\\x1b``,
+    ``\\n``, ``\\u202e``); a result that would be longer than ``limit`` is
+    cut, never inside an escape, and ends in ``…``. Reads at most
     ``limit + 1`` characters of ``text``, so a 100 MB value costs nothing.
     """
     if limit < 1:
@@ -541,7 +541,10 @@ def list_sessions(
     list, never an error; :func:`describe_empty` says why. ``limit`` keeps
     the newest ``limit`` sessions (``None``: all). Reads raw spans, so a
     session is listed as soon as its spans are stored, refreshed or not (see
-    the module docstring for where each count comes from).
+    the module docstring for where each count comes from). Listing costs one
+    scan of the spans' session attribute, plus, for listed sessions the
+    stored evidence does not cover, about what refreshing them would cost:
+    ``limit`` keeps that small on a stale store.
     """
     _check_limit(limit)
     flt = SessionFilter.of(since=since, until=until, origins=origins, service=service)
@@ -558,7 +561,7 @@ def list_sessions(
             flt._params(),
         )
         current = _mark_current_sessions(cur, tables)
-        counts = _evidence_counts(cur, tables, current)
+        counts = _evidence_counts(cur, tables)
         rows = cur.execute(
             f"SELECT {_SESSION_COLUMNS} FROM inspect_sessions "
             "ORDER BY last_span_at DESC, session_id"
@@ -581,59 +584,54 @@ def _stored_evidence_usable(cur: duckdb.DuckDBPyConnection, tables: _Tables) -> 
 
 
 def _mark_current_sessions(cur: duckdb.DuckDBPyConnection, tables: _Tables) -> set[str]:
-    """The listed sessions whose stored evidence covers exactly their recurscope spans.
+    """Put the listed sessions whose stored evidence is exact in TEMP ``inspect_current``.
 
     The test a refresh makes: the ``session_activity`` ledger's span count
     and checksum equal the raw spans'. A session with no recurscope spans
     and no evidence rows is current too (a refresh would change nothing).
+    Returns those sessions.
     """
-    if not _stored_evidence_usable(cur, tables):
-        return set()
-    rows = cur.execute(
-        f"""
-        with ledger as (
-            select session_id, sum(spans) as spans, sum(span_checksum) as span_checksum
-            from {tables.q("session_activity")}
-            where session_id in (select session_id from inspect_sessions)
-            group by session_id
+    cur.execute("CREATE TEMP TABLE inspect_current (session_id VARCHAR)")
+    if _stored_evidence_usable(cur, tables):
+        cur.execute(
+            f"""
+            INSERT INTO inspect_current
+            with ledger as (
+                select session_id, sum(spans) as spans, sum(span_checksum) as span_checksum
+                from {tables.q("session_activity")}
+                where session_id in (select session_id from inspect_sessions)
+                group by session_id
+            )
+            select s.session_id
+            from inspect_sessions as s
+            left join ledger on ledger.session_id = s.session_id
+            where coalesce(ledger.spans, 0) = s.recurscope_spans
+              and coalesce(ledger.span_checksum, 0) = s.span_checksum
+            """
         )
-        select s.session_id
-        from inspect_sessions as s
-        left join ledger on ledger.session_id = s.session_id
-        where coalesce(ledger.spans, 0) = s.recurscope_spans
-          and coalesce(ledger.span_checksum, 0) = s.span_checksum
-        """
-    ).fetchall()
+    rows = cur.execute("SELECT session_id FROM inspect_current").fetchall()
     return {str(session_id) for (session_id,) in rows}
 
 
 def _evidence_counts(
-    cur: duckdb.DuckDBPyConnection, tables: _Tables, current: set[str]
+    cur: duckdb.DuckDBPyConnection, tables: _Tables
 ) -> dict[str, tuple[int, int, int]]:
     """(trims, delegations, history-reading calls) per listed session with recurscope spans.
 
-    Stored rows for the ``current`` sessions; for the others the span models
-    run here over just their raw spans (TEMP tables shadow the stored ones for
-    the models' unqualified names, as in an incremental refresh).
+    Stored rows for the sessions in ``inspect_current``; for the others the
+    span models run here over just their raw spans (TEMP objects shadow the
+    stored tables for the models' unqualified names, as in an incremental
+    refresh). Sessions without recurscope spans have no rows to count.
     """
     counts: dict[str, tuple[int, int, int]] = {}
-    cur.execute(
-        "CREATE TEMP TABLE inspect_current AS SELECT session_id FROM inspect_sessions "
-        "WHERE recurscope_spans > 0 AND session_id IN (SELECT unnest(CAST(? AS VARCHAR[])))",
-        [sorted(current)],
-    )
-    if current:
-        counts.update(
-            _count_rows(
-                cur,
-                _EVIDENCE_COUNTS_SQL.format(
-                    scope="inspect_current",
-                    calls=tables.q("calls"),
-                    trims=tables.q("trims"),
-                    delegations=tables.q("delegations"),
-                ),
-            )
+    if _scalar(cur, "SELECT count(*) FROM inspect_current"):
+        stored = _EVIDENCE_COUNTS_SQL.format(
+            scope="inspect_current",
+            calls=tables.q("calls"),
+            trims=tables.q("trims"),
+            delegations=tables.q("delegations"),
         )
+        counts.update(_count_rows(cur, stored))
     cur.execute(
         "CREATE TEMP TABLE inspect_stale AS SELECT session_id FROM inspect_sessions "
         "WHERE recurscope_spans > 0 "
@@ -649,17 +647,13 @@ def _evidence_counts(
         )
         for model in ("calls", "trims", "delegations"):
             cur.execute(f"CREATE TEMP TABLE {model} AS {sql_text(model)}")
-        counts.update(
-            _count_rows(
-                cur,
-                _EVIDENCE_COUNTS_SQL.format(
-                    scope="inspect_stale",
-                    calls="temp.main.calls",
-                    trims="temp.main.trims",
-                    delegations="temp.main.delegations",
-                ),
-            )
+        computed = _EVIDENCE_COUNTS_SQL.format(
+            scope="inspect_stale",
+            calls="temp.main.calls",
+            trims="temp.main.trims",
+            delegations="temp.main.delegations",
         )
+        counts.update(_count_rows(cur, computed))
     return counts
 
 
@@ -745,18 +739,17 @@ def list_quarantine(
     try:
         tables = _Tables.of(cur)
         where, params = _quarantine_where(QuarantineFilter(source, reason))
-        log = tables.q("ingest_log") if "ingest_log" in tables.present else None
+        name, detail = MAX_NAME_CHARS + 1, MAX_DETAIL_CHARS + 1
         # Text is cut in SQL to what terminal_safe reads, so huge values never cross over.
         rows = cur.execute(
             f"""
-            SELECT q.IngestId, left(q.Source, {MAX_NAME_CHARS + 1}),
-                {"left(l.Format, " + str(MAX_NAME_CHARS + 1) + ")" if log else "NULL"},
+            SELECT q.IngestId, left(q.Source, {name}), left(l.Format, {name}),
                 q.Line, q.ByteOffset, q.SpanIndex,
-                left(q.Reason, {MAX_NAME_CHARS + 1}), left(q.Detail, {MAX_DETAIL_CHARS + 1}),
-                left(q.TraceId, {MAX_NAME_CHARS + 1}), left(q.SpanId, {MAX_NAME_CHARS + 1}),
+                left(q.Reason, {name}), left(q.Detail, {detail}),
+                left(q.TraceId, {name}), left(q.SpanId, {name}),
                 left(q.Excerpt, {int(excerpt_chars) + 1}), q.QuarantinedAt
             FROM {tables.require("quarantine")} AS q
-            {f"LEFT JOIN {log} AS l ON l.IngestId = q.IngestId" if log else ""}
+            LEFT JOIN {tables.require("ingest_log")} AS l ON l.IngestId = q.IngestId
             {where}
             ORDER BY q.QuarantinedAt DESC, q.IngestId DESC, q.ByteOffset NULLS LAST,
                 q.Line NULLS LAST, q.SpanIndex NULLS LAST
@@ -872,7 +865,7 @@ def _window_text(flt: SessionFilter) -> str:
 
 def _origins_text(origins: tuple[str, ...]) -> str:
     if not origins:
-        return "with no origin allowed (an empty origin list keeps nothing)"
+        return "with origin in an empty list"
     return "with origin " + " or ".join(_quoted(origin) for origin in origins)
 
 
@@ -974,12 +967,9 @@ def _describe_empty_quarantine(
     where, params = _quarantine_where(flt)
     if _scalar(cur, f"SELECT count(*) FROM {quarantine} AS q{where}", params):
         return ""
-    total = int(_scalar(cur, f"SELECT count(*) FROM {quarantine}"))
-    if not total:
-        if "ingest_log" not in tables.present:
-            return "no quarantine records"
+    if not _scalar(cur, f"SELECT count(*) FROM {quarantine}"):
         runs, records = cur.execute(
-            f"SELECT count(*), coalesce(sum(RecordsRead), 0) FROM {tables.q('ingest_log')}"
+            f"SELECT count(*), coalesce(sum(RecordsRead), 0) FROM {tables.require('ingest_log')}"
         ).fetchone() or (0, 0)
         if not runs:
             return "no quarantine records: nothing has been ingested yet"
@@ -987,57 +977,67 @@ def _describe_empty_quarantine(
             f"no quarantine records: every one of the {int(records):,} records read in "
             f"{int(runs):,} ingest run{'s' if runs != 1 else ''} was stored or was a duplicate"
         )
-    source_rows = _scalar(cur, f"SELECT count(*) FROM {quarantine} WHERE Source = ?", [flt.source])
-    reason_rows = _scalar(cur, f"SELECT count(*) FROM {quarantine} WHERE Reason = ?", [flt.reason])
     reasons: list[str] = []
-    if flt.source is not None and not source_rows:
+    if flt.source is not None and not _scalar(
+        cur, f"SELECT count(*) FROM {quarantine} WHERE Source = ?", [flt.source]
+    ):
         reasons.append(_describe_unknown_source(cur, tables, flt.source))
-    if flt.reason is not None and not reason_rows:
-        present = cur.execute(
-            f"SELECT Reason, count(*) AS n FROM {quarantine} GROUP BY Reason ORDER BY n DESC, Reason"
-        ).fetchall()
-        text = (
-            f"no quarantine records with reason {_quoted(flt.reason)} (reasons present: "
-            + _names([str(r) for r, _ in present], [int(n) for _, n in present])
-            + ")"
-        )
-        if flt.reason not in {str(member) for member in Reason}:
-            text += (
-                f"; {_quoted(flt.reason)} is not a reason recurscope records (reasons: "
-                + ", ".join(str(member) for member in Reason)
-                + ")"
-            )
-        reasons.append(text)
+    if flt.reason is not None and not _scalar(
+        cur, f"SELECT count(*) FROM {quarantine} WHERE Reason = ?", [flt.reason]
+    ):
+        reasons.append(_describe_unknown_reason(cur, tables, flt.reason))
     if reasons:
         return "; ".join(reasons)
+    # Both match records, but not the same ones.
     assert flt.source is not None and flt.reason is not None
-    present = cur.execute(
-        f"SELECT Reason, count(*) AS n FROM {quarantine} WHERE Source = ? "
-        "GROUP BY Reason ORDER BY n DESC, Reason",
-        [flt.source],
-    ).fetchall()
+    present = _reason_counts(cur, tables, flt.source)
     return (
         f"no quarantine records from {_quoted(flt.source)} with reason {_quoted(flt.reason)} "
-        "(that source's reasons: "
-        + _names([str(r) for r, _ in present], [int(n) for _, n in present])
-        + ")"
+        f"(that source's reasons: {_names(*present)})"
     )
+
+
+def _reason_counts(
+    cur: duckdb.DuckDBPyConnection, tables: _Tables, source: str | None = None
+) -> tuple[list[str], list[int]]:
+    """Reasons in the quarantine (of ``source``, or all), with their records, most first."""
+    where, params = _quarantine_where(QuarantineFilter(source=source))
+    rows = cur.execute(
+        f"SELECT q.Reason, count(*) AS n FROM {tables.q('quarantine')} AS q{where} "
+        "GROUP BY q.Reason ORDER BY n DESC, q.Reason",
+        params,
+    ).fetchall()
+    return [str(reason) for reason, _ in rows], [int(n) for _, n in rows]
+
+
+def _describe_unknown_reason(cur: duckdb.DuckDBPyConnection, tables: _Tables, reason: str) -> str:
+    text = (
+        f"no quarantine records with reason {_quoted(reason)} "
+        f"(reasons present: {_names(*_reason_counts(cur, tables))})"
+    )
+    known = [str(member) for member in Reason]
+    if reason not in known:
+        text += (
+            f"; {_quoted(reason)} is not a reason recurscope records (reasons: "
+            + ", ".join(known)
+            + ")"
+        )
+    return text
 
 
 def _describe_unknown_source(cur: duckdb.DuckDBPyConnection, tables: _Tables, source: str) -> str:
     text = f"no quarantine records from {_quoted(source)}"
-    if "ingest_log" in tables.present:
-        logged = cur.execute(
-            f"SELECT count(*), coalesce(sum(RecordsRead), 0) FROM {tables.q('ingest_log')} "
-            "WHERE Source = ?",
-            [source],
-        ).fetchone() or (0, 0)
-        if logged[0]:
-            runs, records = int(logged[0]), int(logged[1])
-            return (
-                f"{text}: it was ingested ({runs:,} run{'s' if runs != 1 else ''}, "
-                f"{records:,} records read) and nothing from it was quarantined"
-            )
+    logged = cur.execute(
+        f"SELECT count(*), coalesce(sum(RecordsRead), 0) FROM {tables.require('ingest_log')} "
+        "WHERE Source = ?",
+        [source],
+    ).fetchone() or (0, 0)
+    if logged[0]:
+        runs, records = int(logged[0]), int(logged[1])
+        return (
+            f"{text}: it was ingested ({runs:,} run{'s' if runs != 1 else ''}, "
+            f"{records:,} records read) and nothing from it was quarantined"
+        )
     rows = cur.execute(
         f"SELECT Source, count(*) AS n FROM {tables.q('quarantine')} "
         "GROUP BY Source ORDER BY n DESC, Source"
