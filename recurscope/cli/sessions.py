@@ -1,0 +1,150 @@
+"""``recurscope sessions``: the sessions a store holds, newest activity first.
+
+A table for people (``--format text``) or a JSON array for programs
+(``--format json``); every text value is terminal-safe
+(:func:`recurscope.pipeline.evidence.inspect.terminal_safe`). The listing reads
+the raw spans, so a session shows as soon as it is stored, before any
+evidence refresh (see :mod:`recurscope.pipeline.evidence.inspect`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from recurscope.cli import _inspect_common as _common
+from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.evidence.inspect import (
+    SessionFilter,
+    SessionSummary,
+    describe_empty,
+    list_sessions,
+)
+from recurscope.pipeline.store.locking import read_connection
+
+ORIGINS = ("observed", "simulated", "replayed")
+DEFAULT_LIMIT = 50
+
+_COLUMNS = (
+    # header, width (0: the rest), value
+    ("LAST SPAN (UTC)", 19),
+    ("SPANS", 7),
+    ("CALLS", 6),
+    ("TRIMS", 6),
+    ("SHIFTS", 6),
+    ("DELEG", 6),
+    ("HIST", 5),
+    ("ORIGIN", 9),
+    ("SERVICE", 18),
+    ("SESSION", 0),
+)
+
+
+def _cells(row: SessionSummary) -> tuple[str, ...]:
+    return (
+        row.last_span_at.strftime("%Y-%m-%d %H:%M:%S"),
+        f"{row.spans:,}",
+        f"{row.calls:,}",
+        f"{row.trims:,}",
+        f"{row.boundary_shifts:,}",
+        f"{row.delegations:,}",
+        f"{row.history_reading_calls:,}",
+        ",".join(row.origins) or "observed",
+        ",".join(row.service_names) or "-",
+        row.session_id,
+    )
+
+
+def render_table(rows: Sequence[SessionSummary]) -> str:
+    """Aligned columns, one session per line (the session id last: it may be long)."""
+    lines = []
+    header = [name.ljust(width) if width else name for name, width in _COLUMNS]
+    lines.append("  ".join(header).rstrip())
+    for row in rows:
+        cells = _cells(row)
+        out = []
+        for (_, width), cell in zip(_COLUMNS, cells, strict=True):
+            if width and len(cell) > width:
+                cell = cell[: width - 1] + "…"
+            out.append(cell.rjust(width) if width and cell[:1].isdigit() else cell.ljust(width))
+        lines.append("  ".join(out).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _run(args: argparse.Namespace) -> int:
+    limit = None if args.limit == 0 else args.limit
+    try:
+        since, until = _common.window(args.since, args.until)
+        flt = SessionFilter.of(
+            since=since, until=until, origins=args.origin or None, service=args.service
+        )
+        with read_connection(_common.db_path(args.db)) as view:
+            _common.note_snapshot(view, "sessions")
+            # One more than shown: to say that the list was cut.
+            rows = list_sessions(
+                view.connection,
+                since=flt.since,
+                until=flt.until,
+                origins=flt.origins,
+                service=flt.service,
+                limit=None if limit is None else limit + 1,
+            )
+            empty = describe_empty(view.connection, flt) if not rows else ""
+    except PipelineError as error:
+        return _common.fail("sessions", error)
+    more = limit is not None and len(rows) > limit
+    rows = rows[:limit] if limit is not None else rows
+    if args.format == "json":
+        sys.stdout.write(json.dumps([r.to_json() for r in rows], ensure_ascii=False) + "\n")
+    elif rows:
+        sys.stdout.write(render_table(rows))
+    if more:
+        print(
+            f"recurscope sessions: showing the {limit} most recent; --limit 0 lists all",
+            file=sys.stderr,
+        )
+    if not rows:
+        print(f"recurscope sessions: {empty or 'no sessions'}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``recurscope sessions``."""
+    parser = subparsers.add_parser(
+        "sessions",
+        help="list the sessions in the store: spans, calls, trims, time span, service, origin",
+        description=(
+            "List the sessions (gen_ai.conversation.id) the store holds, newest activity "
+            "first, with their span, call, trim, boundary-shift, delegation and "
+            "history-reading counts, time span, services and origin. Read from the raw "
+            "spans, so a session shows before any evidence refresh. Exits 1 when nothing "
+            "matches, saying why."
+        ),
+        epilog=(
+            "examples:\n"
+            "  recurscope sessions --since 7d\n"
+            "  recurscope sessions --origin observed --service my-agent --format json\n"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _common.add_db_argument(parser)
+    _common.add_window_arguments(parser)
+    parser.add_argument(
+        "--origin",
+        action="append",
+        choices=ORIGINS,
+        help="only sessions with spans of this origin (repeatable; default: all)",
+    )
+    parser.add_argument("--service", metavar="NAME", help="only sessions of this service.name")
+    parser.add_argument(
+        "--limit",
+        type=_common.non_negative_int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help=f"at most N sessions, the most recent (default: {DEFAULT_LIMIT}; 0: all)",
+    )
+    _common.add_format_argument(parser, ("text", "json"), "text")
+    parser.set_defaults(func=_run)
