@@ -25,6 +25,8 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.cli.validate", "pipeline", ("validate",)),
     ("recurscope.cli.export", "pipeline", ("export",)),
     ("recurscope.cli.prune", "pipeline", ("prune",)),
+    ("recurscope.cli.sessions", "pipeline", ("sessions",)),
+    ("recurscope.cli.quarantine", "pipeline", ("quarantine",)),
     ("recurscope.cli.dashboard", "dashboards", ("dashboard", "demo")),
 )
 
@@ -35,6 +37,8 @@ examples:
   recurscope serve                              # OTLP/HTTP receiver on 127.0.0.1:4318
   recurscope validate spans.json                # check another runtime's spans against the conventions
   recurscope report --format md                 # the verdict, pasteable into a design record
+  recurscope sessions --since 7d                # the sessions stored, newest first
+  recurscope quarantine                         # what could not be stored, and why
   recurscope dashboard                          # the dashboard on http://127.0.0.1:8501
   recurscope demo                               # simulated demo data and its dashboard
 """
