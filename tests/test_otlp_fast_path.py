@@ -29,8 +29,6 @@ from opentelemetry.proto.trace.v1.trace_pb2 import ResourceSpans, ScopeSpans, Sp
 from recurscope.pipeline import Reason, Rejection, SpanRow, Store, ingest
 from recurscope.pipeline.decode.otlp import (
     ParsedJson,
-    _format_double_exact,
-    _may_repeat_keys,
     decode_json_bytes,
     format_double,
     iter_json_request,
@@ -38,6 +36,8 @@ from recurscope.pipeline.decode.otlp import (
     parse_json,
     parse_json_text,
 )
+from recurscope.pipeline.decode.otlp.json_request import _may_repeat_keys
+from recurscope.pipeline.decode.otlp.values import _format_double_exact
 from recurscope.pipeline.records import DEFAULT_LIMITS, DecodeLimits, Position
 from recurscope.pipeline.testing import otlp_json_from_proto, sdk_request, synthetic_lines
 
