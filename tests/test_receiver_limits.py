@@ -104,6 +104,33 @@ def test_idle_connections_cost_no_threads_and_cannot_lock_exporters_out(db: Path
     assert set(stored(db)) == ids(batch)
 
 
+def test_at_the_cap_a_new_connection_replaces_the_longest_idle_on_its_first_attempt(
+    db: Path,
+) -> None:
+    """Cap 4, four idle connections, then a fifth that sends a request: the oldest idle one
+    is closed and the fifth is served at once (an evicted connection no longer counts
+    against the one that replaced it; bench/server_choice.py found it did)."""
+    import requests
+
+    with ReceiverProcess(db, "--max-connections", "4", "--header-timeout", "60") as server:
+        held = open_idle(server.port, 4)
+        try:
+            time.sleep(0.3)
+            answer = requests.post(
+                server.endpoint,
+                data=b"",
+                headers={"Content-Type": "application/x-protobuf"},
+                timeout=10,
+            )
+            assert answer.status_code == 200
+            assert closed_by_server(held[0], 2.0)  # the longest-idle one made room
+            assert sum(closed_by_server(s, 0.05) for s in held[1:]) == 0
+        finally:
+            for sock in held:
+                sock.close()
+        assert server.stop() == 0
+
+
 def test_headers_that_trickle_are_cut_at_the_header_timeout(db: Path) -> None:
     """A request line and headers sent a byte at a time are cut after --header-timeout."""
     with ReceiverProcess(db, "--header-timeout", "1") as server:

@@ -168,9 +168,9 @@ class _Connection(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         counters = self._counters
-        if len(self.connections) > self._limits.max_connections and self._evict_one():
+        if self._open_connections() > self._limits.max_connections and self._evict_one():
             counters.connections_evicted += 1
-        if len(self.connections) > self._limits.max_connections:
+        if self._open_connections() > self._limits.max_connections:
             counters.connections_refused += 1
             if (
                 counters.connections_refused in (1, 10, 100)
@@ -184,9 +184,14 @@ class _Connection(H11Protocol):
                 )
             transport.close()
             return
-        counters.connections_peak = max(counters.connections_peak, len(self.connections))
+        counters.connections_peak = max(counters.connections_peak, self._open_connections())
         self._waiting[self] = None
         self._arm_header_timer()
+
+    def _open_connections(self) -> int:
+        """Connections not already closing: an evicted one leaves ``connections`` only
+        on the next loop turn, and must not count against the one that replaced it."""
+        return sum(1 for c in self.connections if not c.transport.is_closing())
 
     def _evict_one(self) -> bool:
         """Close the connection that has waited longest without a request; False if none.
