@@ -32,5 +32,15 @@ typecheck: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+# The demo builds the default store (data/recurscope.duckdb): remove_demo_data
+# deletes it only while it holds nothing but the demo, so your own data stays.
+# It needs the venv, so it runs before the venv goes; without one, only the
+# files named for the demo go.
 clean:
-	rm -rf $(VENV) build *.egg-info test-artifacts data/demo.duckdb* data/demo.snapshot.duckdb data/demo.access data/demo-spans data/demo.detector-quality.json
+	@if [ -x $(BIN)/python ]; then \
+		$(BIN)/python -c 'from recurscope.dashboards.cli import remove_demo_data; print(*remove_demo_data().lines(), sep="\n")'; \
+	else \
+		rm -rf data/demo.duckdb data/demo.duckdb.wal data/demo.snapshot.duckdb data/demo.access data/demo.spool; \
+		if [ -e data/recurscope.duckdb ]; then echo "kept data/recurscope.duckdb: without $(VENV) make cannot tell the demo's store from your data"; fi; \
+	fi
+	rm -rf $(VENV) build *.egg-info test-artifacts data/demo-spans data/demo.detector-quality.json

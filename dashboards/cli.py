@@ -7,8 +7,12 @@ snapshot reader, so it runs beside ``serve`` and ``ingest``.
 ``demo`` prepares a fresh demonstration store — spans produced by the real
 instrumentation (:mod:`.demo_data`), every one marked
 ``recurscope.origin = simulated``, ingested and turned into evidence — then
-serves the dashboard on it. Running it again rebuilds the store, so the data
-never doubles; it refuses to replace a store that holds observed spans.
+serves the dashboard on it. By default the store is the default store
+(``data/recurscope.duckdb``), so ``recurscope report``, ``dashboard`` and
+``sessions`` work after it without ``--db``. Running it again rebuilds the
+store, so the data never doubles; it refuses to replace a store holding
+anything but an earlier demo (observed spans, other sources, a spool not
+stored yet). :func:`remove_demo_data` is what ``make clean`` runs.
 """
 
 from __future__ import annotations
@@ -30,21 +34,31 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Final
 
+from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.store.database import DEFAULT_DB_PATH, Store
 from recurscope.pipeline.store.locking import companions, open_for_writing
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 __all__ = [
     "DEFAULT_DEMO_DB",
     "DEFAULT_PORT",
+    "LEGACY_DEMO_DB",
+    "DemoCleanup",
     "DemoStore",
     "dashboard_command",
+    "demo_files",
     "prepare_demo",
+    "remove_demo_data",
 ]
 
 APP: Final = Path(__file__).with_name("app.py")
 DEFAULT_PORT: Final = 8501
 DEFAULT_HOST: Final = "127.0.0.1"
-DEFAULT_DEMO_DB: Final = Path("data") / "demo.duckdb"
+DEFAULT_DEMO_DB: Final = DEFAULT_DB_PATH
+"""The demo's store: the default store, where report, dashboard and sessions look first."""
+
+LEGACY_DEMO_DB: Final = Path("data") / "demo.duckdb"
+"""Where earlier versions put the demo (``make clean`` removes it too)."""
 HEALTH_TIMEOUT: Final = 60.0
 
 
@@ -232,37 +246,117 @@ class DemoStore:
     seconds: float
 
 
-def _holds_observed_spans(db: Path) -> bool:
-    import duckdb
+def demo_files(db: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The demo's span folder and detector-quality file, beside its store.
 
+    ``data/demo-spans/`` and ``data/demo.detector-quality.json`` for the
+    default store: named for the demo, so ``make clean`` can remove them.
+    """
+    folder = Path(db).parent
+    return folder / "demo-spans", folder / "demo.detector-quality.json"
+
+
+def _not_replaceable(db: Path) -> str | None:
+    """Why the store at ``db`` is not the demo's to replace, or ``None`` if it is.
+
+    It is when it does not exist, or every run in its ingest log read a file
+    of the demo's span folder and every span is simulated (an earlier demo,
+    or a store left empty). Anything else — observed spans, other sources,
+    the receiver's spool holding spans not stored yet, a file that cannot be
+    read — is someone's data.
+    """
+    comp = companions(db)
+    if comp.spool.is_dir() and any(comp.spool.glob("*.seg")):
+        return f"the receiver's spool {comp.spool} holds spans not stored yet"
+    if not db.exists():
+        return None
+    spans_dir, _ = demo_files(db)
     try:
-        con = duckdb.connect(str(db), read_only=True)
-    except duckdb.Error:
-        return True  # unreadable: not ours to delete
-    try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-        if "otel_traces" not in tables:
-            return False
-        row = con.execute(
-            "SELECT count(*) FROM otel_traces WHERE coalesce("
-            "ResourceAttributes['recurscope.origin'], 'observed') <> 'simulated'"
-        ).fetchone()
-        return bool(row and row[0])
-    finally:
-        con.close()
+        with Store.open(db, read_only=True) as store:
+            observed = store.scalar(
+                "SELECT count(*) FROM otel_traces WHERE coalesce("
+                "ResourceAttributes['recurscope.origin'], 'observed') <> 'simulated'"
+            )
+            prefix = [str(spans_dir.resolve()) + os.sep]
+            foreign = store.scalar(
+                "SELECT count(*) FROM otel_traces WHERE IngestId NOT IN (SELECT IngestId FROM "
+                "ingest_log WHERE starts_with(Source, ?))",
+                prefix,
+            )
+            others = store.query(
+                "SELECT DISTINCT Source FROM ingest_log WHERE NOT starts_with(Source, ?) "
+                "ORDER BY Source LIMIT 3",
+                prefix,
+            )
+    except PipelineError as error:
+        return f"it cannot be checked ({error})"
+    if observed:
+        return f"it holds {observed:,} spans that are not simulated"
+    if foreign:
+        return f"it holds {foreign:,} spans the demo did not write"
+    if others:
+        return "it holds data from other sources (" + ", ".join(str(r[0]) for r in others) + ")"
+    return None
 
 
 def _remove_store(db: Path) -> None:
-    comp = companions(db)
-    if db.exists() and _holds_observed_spans(db):
+    reason = _not_replaceable(db)
+    if reason is not None:
         raise DashboardError(
-            f"{db} holds spans that are not simulated: the demo will not replace it. Pass "
-            "--db with another path (the default is data/demo.duckdb)."
+            f"the demo will not replace {db}: {reason}. Build it in another file: "
+            f"recurscope demo --db {LEGACY_DEMO_DB} (and pass that --db to report, "
+            "dashboard and sessions)."
         )
-    for path in comp.files:
+    _delete_store_files(db)
+
+
+def _delete_store_files(db: Path) -> list[Path]:
+    comp = companions(db)
+    removed = [path for path in comp.files if path.exists()]
+    for path in removed:
         path.unlink(missing_ok=True)
     for directory in comp.directories:
-        shutil.rmtree(directory, ignore_errors=True)
+        if directory.exists():
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(directory)
+    return removed
+
+
+@dataclass(frozen=True, slots=True)
+class DemoCleanup:
+    """What :func:`remove_demo_data` removed, and the stores it kept (with why)."""
+
+    removed: tuple[Path, ...]
+    kept: tuple[tuple[Path, str], ...]
+
+    def lines(self) -> list[str]:
+        lines = [f"removed {path}" for path in self.removed]
+        lines += [f"kept {path}: {why}" for path, why in self.kept]
+        return lines or ["no demo data found"]
+
+
+def remove_demo_data(stores: tuple[Path, ...] = (DEFAULT_DEMO_DB, LEGACY_DEMO_DB)) -> DemoCleanup:
+    """Remove what ``recurscope demo`` wrote: its stores (only if they still hold
+    nothing but the demo), their snapshots, access folders and spools, the
+    span files and the detector-quality file. A store that holds anything else
+    is kept and named (``make clean`` runs this)."""
+    removed: list[Path] = []
+    kept: list[tuple[Path, str]] = []
+    for db in dict.fromkeys(stores):
+        spans_dir, quality = demo_files(db)
+        if db.exists():
+            reason = _not_replaceable(db)
+            if reason is None:
+                removed += _delete_store_files(db)
+            else:
+                kept.append((db, reason))
+        if spans_dir.is_dir():
+            shutil.rmtree(spans_dir, ignore_errors=True)
+            removed.append(spans_dir)
+        if quality.is_file():
+            quality.unlink(missing_ok=True)
+            removed.append(quality)
+    return DemoCleanup(tuple(dict.fromkeys(removed)), tuple(kept))
 
 
 def _detector_quality(out: Path) -> Path | None:
@@ -294,11 +388,11 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
     registered = load_preregistration(default_preregistration_path()).registered_at
     first_day = (registered + timedelta(days=1)).date() if registered else None
     path = Path(db)
-    path.parent.mkdir(parents=True, exist_ok=True)
     _remove_store(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     # The span files stay beside the store: the Data page names them, and they
     # can be re-ingested or sent elsewhere. They are rewritten on every run.
-    spans_dir = path.with_name(path.stem + "-spans")
+    spans_dir, quality_file = demo_files(path)
     data = write_demo_spans(spans_dir, seed=seed, sessions=sessions, first_day=first_day)
     with open_for_writing(path, kind="recurscope demo") as session:
         report = ingest(
@@ -308,7 +402,7 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
         raise DashboardError(
             f"the demo data did not ingest cleanly ({report.summary_line()}); this is a bug"
         )
-    quality = _detector_quality(path.with_name(path.stem + ".detector-quality.json"))
+    quality = _detector_quality(quality_file)
     return DemoStore(
         db=path,
         detector_quality=quality,

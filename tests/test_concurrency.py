@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -232,6 +233,55 @@ class TestWriters:
         assert messages == [f"waiting for recurscope ingest (pid {holder.pid}) to release {db}"]
         assert seen_waiting and not list(companions(db).access.glob("waiting-*.json"))
         assert waiting_writers(db) == []
+
+    def test_a_new_store_is_created_registered_and_published_on_first_use(
+        self, tmp_path: Path
+    ) -> None:
+        """open_for_writing of a path with no store creates nothing until the store is used;
+        then the writer holds, registers and publishes as it would have at once."""
+        db = tmp_path / "data" / "new.duckdb"
+        comp = companions(db)
+        with open_for_writing(db, kind="test") as session:
+            assert list(tmp_path.iterdir()) == []
+            assert session.store.scalar("SELECT count(*) FROM otel_traces") == 0
+            assert db.exists() and comp.snapshot.exists()
+            assert (comp.access / f"holding-{os.getpid()}.json").exists()
+            assert not list(comp.access.glob("waiting-*.json"))
+        assert not list(comp.access.glob("*.json"))
+
+    def test_defer_creation_false_creates_the_store_at_once(self, tmp_path: Path) -> None:
+        """The receiver's way: the store exists as soon as the session does."""
+        db = tmp_path / "now.duckdb"
+        with open_for_writing(db, kind="test", defer_creation=False) as session:
+            assert db.exists() and session.store.opened
+
+    def test_a_deferred_writer_waits_for_the_holder_when_first_used(self, tmp_path: Path) -> None:
+        """If another writer creates and holds the store meanwhile, first use waits for it."""
+        db = tmp_path / "x.duckdb"
+        messages: list[str] = []
+        session = open_for_writing(db, kind="test", on_wait=messages.append)
+        Store.open(db).close()
+        holder = Holder(db)
+        releaser = threading.Timer(0.5, holder.release)
+        releaser.start()
+        try:
+            with session:
+                assert session.store.scalar("SELECT 1") == 1
+        finally:
+            releaser.join()
+        assert messages == [f"waiting for recurscope ingest (pid {holder.pid}) to release {db}"]
+
+    def test_a_failed_attempt_leaves_no_access_folder_behind(self, tmp_path: Path) -> None:
+        """A writer that gives up removes the .access folder it created (if nothing else is in it)."""
+        db = tmp_path / "x.duckdb"
+        Store.open(db).close()
+        holder = Holder(db, FOREIGN)
+        try:
+            with pytest.raises(StoreLockedError):
+                open_for_writing(db, kind="test", wait_for_other_programs=False)
+        finally:
+            holder.release()
+        assert not companions(db).access.exists()
 
     def test_publishing_a_snapshot_keeps_the_writers_lock(self, tmp_path: Path) -> None:
         """Copying the file for a snapshot must not drop DuckDB's POSIX lock (close() would)."""

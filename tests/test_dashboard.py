@@ -253,8 +253,8 @@ def test_a_missing_store_shows_how_to_get_data(
 def test_a_store_without_spans_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An empty store (created, nothing ingested) gets the same guidance, not a trace."""
     db = tmp_path / "empty.duckdb"
-    with open_for_writing(db, kind="test"):
-        pass
+    with open_for_writing(db, kind="test", defer_creation=False):
+        pass  # created now, though nothing is written
     monkeypatch.setenv("RECURSCOPE_DB", str(db))
     app = _open(AppTest.from_file(str(APP), default_timeout=30), "trims")
     assert not app.exception
@@ -389,3 +389,65 @@ def test_the_verdict_page_shows_the_preregistration_amendment(app: AppTest) -> N
     assert not app.exception
     shown = " ".join(i.value for i in app.info)
     assert "Amended: version 2" in shown and "studentized" in shown
+
+
+# -- the demo's store: the default one, replaced only when it is the demo's ---------------------
+
+
+class TestDemoStore:
+    def test_the_demo_builds_the_default_store(self) -> None:
+        """`recurscope demo` writes where report, dashboard and sessions look without --db."""
+        from recurscope.dashboards.cli import DEFAULT_DEMO_DB, demo_files
+        from recurscope.pipeline.store.database import DEFAULT_DB_PATH
+
+        assert DEFAULT_DEMO_DB == DEFAULT_DB_PATH
+        assert demo_files(DEFAULT_DEMO_DB) == (
+            Path("data/demo-spans"),
+            Path("data/demo.detector-quality.json"),
+        )
+
+    def test_a_rerun_replaces_an_earlier_demo_and_clean_removes_it_all(
+        self, tmp_path: Path
+    ) -> None:
+        """A second demo replaces the first; remove_demo_data then leaves an empty folder."""
+        from recurscope.dashboards.cli import prepare_demo, remove_demo_data
+
+        db = tmp_path / "data" / "recurscope.duckdb"
+        first = prepare_demo(db, sessions=4)
+        again = prepare_demo(db, sessions=4)
+        assert (first.spans, first.sessions) == (again.spans, again.sessions)
+        cleanup = remove_demo_data((db,))
+        assert db in cleanup.removed and not cleanup.kept
+        assert list((tmp_path / "data").iterdir()) == []
+
+    def test_observed_data_and_a_pending_spool_are_never_replaced(self, tmp_path: Path) -> None:
+        """A store with observed spans is kept by the demo and by remove_demo_data, with why;
+        so are simulated spans the demo did not write, and a receiver spool not stored yet."""
+        from recurscope.dashboards.cli import DashboardError, prepare_demo, remove_demo_data
+        from recurscope.pipeline import ingest
+        from recurscope.pipeline.store.locking import companions
+        from recurscope.pipeline.testing import write_jsonl
+
+        db = tmp_path / "data" / "recurscope.duckdb"
+        with open_for_writing(db, kind="test") as session:
+            ingest([write_jsonl(tmp_path / "observed.jsonl", 5)], session.store, progress=False)
+        before = db.read_bytes()
+        with pytest.raises(DashboardError, match="not simulated") as caught:
+            prepare_demo(db, sessions=4)
+        assert "--db data/demo.duckdb" in str(caught.value)
+        cleanup = remove_demo_data((db,))
+        assert cleanup.kept and "not simulated" in cleanup.kept[0][1]
+        assert db.read_bytes() == before
+
+        simulated = tmp_path / "simulated" / "recurscope.duckdb"
+        with open_for_writing(simulated, kind="test") as session:
+            add_synthetic_spans(session.store.connection, sessions=2)  # simulated, not the demo's
+        with pytest.raises(DashboardError, match="spans the demo did not write"):
+            prepare_demo(simulated, sessions=4)
+
+        fresh = tmp_path / "other" / "recurscope.duckdb"
+        spool = companions(fresh).spool
+        spool.mkdir(parents=True)
+        (spool / "000000000001-x.seg").write_bytes(b"RSSPOOL1")
+        with pytest.raises(DashboardError, match="spool"):
+            prepare_demo(fresh, sessions=4)

@@ -250,20 +250,22 @@ def test_command_prints_markdown_and_exits_zero(capsys: pytest.CaptureFixture[st
     assert "### Accessed" in out and "reference folder absent" in out
 
 
-def test_command_json(capsys: pytest.CaptureFixture[str]) -> None:
-    """--json prints a parseable report."""
-    args = _parser().parse_args(["detector-eval", "--corpus", str(CORPUS), "--json"])
+@pytest.mark.parametrize("flags", [["--format", "json"], ["--json"]])
+def test_command_json(flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """--format json (or the old --json) prints a parseable report."""
+    args = _parser().parse_args(["detector-eval", "--corpus", str(CORPUS), *flags])
     assert args.func(args) == 0
     assert "scores" in json.loads(capsys.readouterr().out)
 
 
-def test_command_missing_corpus_exits_two(
+def test_command_missing_corpus_exits_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A missing corpus exits 2 with an error that says what to do."""
+    """A missing corpus is a runtime failure: exit 1, the one error form, saying what to do."""
     args = _parser().parse_args(["detector-eval", "--corpus", str(tmp_path / "nope")])
-    assert args.func(args) == 2
-    assert "--corpus" in capsys.readouterr().err
+    assert args.func(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("recurscope detector-eval: error: ") and "--corpus" in err
 
 
 def test_reference_default_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -112,10 +112,11 @@ class TestExport:
             reader.close()
         assert store_path.stat().st_mtime_ns == before
 
-    def test_missing_store(self, tmp_path: Path) -> None:
-        """No store: exit 1, nothing created."""
+    def test_missing_store(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """No store: exit 1 with the one error form, nothing created."""
         assert run("--out", str(tmp_path / "o"), "--db", str(tmp_path / "none.duckdb")) == 1
         assert not (tmp_path / "none.duckdb").exists()
+        assert capsys.readouterr().err.startswith("recurscope export: error: No store at ")
 
     def test_bookkeeping_rule(self) -> None:
         """The store's own tables and *_log tables are bookkeeping."""

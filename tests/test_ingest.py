@@ -513,7 +513,7 @@ class TestCommandLine:
         assert caught.value.code == 0
         out = capsys.readouterr().out
         assert out.rstrip().splitlines()[-1].startswith("Example: recurscope ingest")
-        for flag in ("--db", "--format", "--max-record-bytes", "--progress", "otlp-proto"):
+        for flag in ("--db", "--input-format", "--max-record-bytes", "--progress", "otlp-proto"):
             assert flag in out
         assert run_ingest_command.__doc__
 
@@ -762,3 +762,94 @@ def test_report_totals_add_up() -> None:
     assert (report.records_read, report.spans_accepted, report.rows_quarantined) == (3, 2, 1)
     assert report.exit_code == 1 and not report.nothing_read
     assert IngestReport((), 0.0).nothing_read
+
+
+class TestDetails:
+    """``IngestReport.details_lines()``: what the summary names beneath its one line."""
+
+    def test_sources_with_quarantined_records_are_named_with_their_top_reason(
+        self, tmp_path: Path, fresh_store: Store, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A file with bad lines is named (relative to the current directory), with how many
+        of its records were quarantined and the most frequent reason; clean files are not."""
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "clean.jsonl").write_bytes(lines(5, seed=1))
+        (tmp_path / "bad.jsonl").write_bytes(
+            lines(5, seed=2) + b"not json\n" * 2 + b'{"resourceSpans": [{"scopeSpans": 7}]}\n'
+        )
+        report = ingest([tmp_path / "clean.jsonl", tmp_path / "bad.jsonl"], fresh_store)
+        (source,) = [s for s in report.sources if s.rows_quarantined]
+        assert source.quarantine_reasons[0] == ("invalid_json", 2)
+        details = report.details_lines()
+        assert details[0].startswith(
+            "  bad.jsonl: 3 of 8 records quarantined (top reason: invalid_json, 2; 1 other reason)"
+        )
+        assert not any("clean.jsonl" in line for line in details)
+        assert (
+            details[-1]
+            == f"  see the quarantined records: recurscope quarantine --db {fresh_store.path}"
+        )
+        assert report.exit_code == 0  # some quarantined: still a successful ingest
+
+    def test_empty_sources_are_reported_as_such(self, tmp_path: Path, fresh_store: Store) -> None:
+        """A 0-byte file is 'empty'; a file of blank lines has bytes but no records."""
+        (tmp_path / "empty.jsonl").write_bytes(b"")
+        (tmp_path / "blank.jsonl").write_bytes(b"  \n\n")
+        report = ingest([tmp_path / "empty.jsonl", tmp_path / "blank.jsonl"], fresh_store)
+        details = report.details_lines()
+        assert any(
+            line.endswith("empty.jsonl: empty (0 bytes), nothing to read") for line in details
+        )
+        assert any(line.endswith("blank.jsonl: no records in 4 bytes") for line in details)
+        assert not any("quarantine" in line for line in details)
+
+    def test_a_long_list_is_cut_and_counted(self) -> None:
+        """Past ``limit`` sources the rest are counted in one line, before the pointer."""
+        from recurscope.pipeline import SourceReport
+
+        sources = tuple(
+            SourceReport(
+                f"/elsewhere/f{i}.jsonl",
+                "ok",
+                records_read=2,
+                spans_accepted=1,
+                rows_quarantined=1,
+                quarantine_reasons=(("invalid_json", 1),),
+            )
+            for i in range(5)
+        )
+        details = IngestReport(sources, 1.0, "s.duckdb").details_lines(limit=3)
+        assert details[:3] == [
+            f"  /elsewhere/f{i}.jsonl: 1 of 2 records quarantined (top reason: invalid_json, 1)"
+            for i in range(3)
+        ]
+        assert details[3:] == [
+            "  ... and 2 more sources like these",
+            "  see the quarantined records: recurscope quarantine --db s.duckdb",
+        ]
+
+    def test_missing_path_messages_do_not_repeat_the_path(self, tmp_path: Path) -> None:
+        """The notes of paths that name nothing say what is wrong without the path itself
+        (the command prints the path in front of them)."""
+        (tmp_path / "hollow").mkdir()
+        with Store.open(":memory:") as store:
+            report = ingest(["nope.jsonl", str(tmp_path / "hollow"), "zz-*.jsonl"], store)
+        notes = [s.note or "" for s in report.sources]
+        assert notes[0].startswith("no such file or directory (relative to ")
+        assert notes[0].endswith("; check the path")
+        assert notes[1] == "no files in this directory (hidden ones are skipped)"
+        assert notes[2] == "no file matches this pattern"
+        for source, note in zip(report.sources, notes, strict=True):
+            assert source.source not in note
+
+    def test_nothing_to_read_leaves_a_deferred_store_unopened(self, tmp_path: Path) -> None:
+        """ingest() of paths that name nothing never uses the store, so a store opened for
+        writing that did not exist yet is never created."""
+        from recurscope.pipeline.store.locking import open_for_writing
+
+        db = tmp_path / "data" / "s.duckdb"
+        with open_for_writing(db, kind="test") as session:
+            report = ingest([tmp_path / "missing.jsonl"], session.store)
+            assert not session.store.opened
+        assert report.exit_code == 1
+        assert list(tmp_path.iterdir()) == []

@@ -16,7 +16,14 @@ from recurscope.pipeline import Store, ingest
 from recurscope.pipeline.decode.formats import FormatOptions
 from recurscope.pipeline.decode.formats.recurgent_jsonl import span_id_for, trace_id_for
 from recurscope.pipeline.store.locking import companions
-from recurscope.pipeline.store.prune import find_mentions, parse_cutoff, prune
+from recurscope.pipeline.store.prune import (
+    UnknownSessionError,
+    disk_size,
+    find_mentions,
+    parse_cutoff,
+    prune,
+    prune_store,
+)
 
 SECRET = "alice-session-7Q2"
 OTHER = "bob-session-4K9"
@@ -265,6 +272,60 @@ class TestSession:
             assert store.scalar("SELECT count(*) FROM otel_traces") == 2
 
 
+class TestReporting:
+    def test_an_unknown_session_raises_and_deletes_nothing(self, store_path: Path) -> None:
+        """A session with nothing to delete is an UnknownSessionError listing known sessions,
+        those starting with the given text first; nothing is deleted."""
+        with Store.open(store_path) as store:
+            spans = store.scalar("SELECT count(*) FROM otel_traces")
+            with pytest.raises(UnknownSessionError, match="no spans of session 'bob'") as caught:
+                prune(store, session="bob")
+            assert caught.value.known[0] == OTHER and set(caught.value.known) == {SECRET, OTHER}
+            assert "recurscope sessions --db" in str(caught.value)
+            assert store.scalar("SELECT count(*) FROM otel_traces") == spans
+
+    def test_the_command_exits_1_for_an_unknown_session(
+        self, store_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """`prune --session UNKNOWN` says so on stderr in the one error form and exits 1."""
+        assert run("--session", "nobody", "--db", str(store_path)) == 1
+        captured = capsys.readouterr()
+        assert captured.err.startswith("recurscope prune: error: no spans of session 'nobody'")
+        assert captured.out == ""
+
+    def test_a_session_known_only_to_evidence_is_still_pruned(self, store_path: Path) -> None:
+        """No spans left but an evidence row names the session: prune deletes it, no error."""
+        with Store.open(store_path) as store:
+            store.connection.execute("CREATE TABLE notes AS SELECT 'ghost-1' AS session_id")
+            report = prune(store, session="ghost-1")
+        assert report.spans == 0 and [(t.table, t.rows) for t in report.derived if t.rows] == [
+            ("notes", 1)
+        ]
+
+    def test_the_reported_size_is_the_size_on_disk_when_done(self, store_path: Path) -> None:
+        """prune_store measures the file after the evidence refresh, rewrite and snapshot."""
+        report = prune_store(store_path, session=SECRET)
+        # The fixture's evidence_refresh_log is a stand-in the refresh cannot read: the
+        # report says the aggregates wait for the next refresh rather than claiming them.
+        assert report.rewritten and not report.refreshed
+        assert report.bytes_after == disk_size(store_path) == store_path.stat().st_size
+        line = next(x for x in report.lines() if "rewrote the file" in x)
+        assert f"{report.bytes_after:,} on disk now" in line
+        assert not any("--rewrite" in x for x in report.lines())
+
+    def test_tips_fit_the_mode(self, store_path: Path) -> None:
+        """--before without --rewrite says to add it; --session --no-rewrite does not suggest
+        the flag it already defaults to; nothing deleted gives no tip."""
+        cutoff = datetime(2026, 2, 1, tzinfo=UTC)
+        before = prune_store(store_path, before=cutoff)
+        assert any("add --rewrite" in line for line in before.lines())
+        nothing = prune_store(store_path, before=cutoff)
+        assert not any("rewrit" in line for line in nothing.lines())
+        kept = prune_store(store_path, session=OTHER, rewrite=False)
+        tip = next(line for line in kept.lines() if "checkpointed" in line)
+        assert "--no-rewrite was given" in tip and "add --rewrite" not in tip
+
+
 class TestBefore:
     def test_old_spans_and_their_evidence_go(self, store_path: Path) -> None:
         """--before deletes older spans, their evidence rows and old quarantine; newer stay."""
@@ -301,19 +362,32 @@ class TestArguments:
         now = datetime(2026, 1, 31, tzinfo=UTC)
         assert parse_cutoff(text, now=now) == expected
 
-    def test_bad_date(self, store_path: Path) -> None:
-        """An unreadable date is a usage error (exit 2)."""
-        assert run("--before", "last tuesday", "--db", str(store_path)) == 2
+    def test_bad_date(self, store_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """An unreadable date is an argparse usage error (exit 2) naming the accepted forms."""
+        with pytest.raises(SystemExit) as caught:
+            run("--before", "last tuesday", "--db", str(store_path))
+        assert caught.value.code == 2
+        assert "argument --before: not a date: 'last tuesday'" in capsys.readouterr().err
+
+    def test_before_takes_the_command_line_date_grammar(self) -> None:
+        """--before reads what --since reads (ages too) and prune gets an aware UTC instant."""
+        parser = argparse.ArgumentParser()
+        add_command(parser.add_subparsers())
+        args = parser.parse_args(["prune", "--before", "2026-01-31T13:00+01:00"])
+        assert args.before == datetime(2026, 1, 31, 12)  # naive UTC, as every date flag
+        aged = parser.parse_args(["prune", "--before", "90m"]).before
+        assert timedelta(minutes=89) < datetime.now(UTC).replace(tzinfo=None) - aged
 
     def test_exactly_one_mode(self, store_path: Path) -> None:
         """The API insists on exactly one of session= and before=."""
         with Store.open(store_path) as store, pytest.raises(ValueError):
             prune(store, session=SECRET, before=datetime.now(UTC) - timedelta(days=1))
 
-    def test_missing_store(self, tmp_path: Path) -> None:
-        """Pruning a store that does not exist fails without creating one."""
+    def test_missing_store(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """Pruning a store that does not exist fails (exit 1, the one error form), creating none."""
         assert run("--session", "x", "--db", str(tmp_path / "none.duckdb")) == 1
         assert not (tmp_path / "none.duckdb").exists()
+        assert capsys.readouterr().err.startswith("recurscope prune: error: no store at ")
 
     def test_help_ends_with_an_example(self) -> None:
         """The help text ends with an example command line."""

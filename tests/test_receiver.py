@@ -674,6 +674,25 @@ def test_a_wrong_store_fails_at_start_with_a_message(
     assert main(["serve", "--db", str(other), "--port", "0"]) == 1
     err = capsys.readouterr().err
     assert "not a recurscope store" in err and "Traceback" not in err
+    assert err.startswith("recurscope serve: error: ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.duckdb"]  # no spool made
+
+
+def test_a_taken_port_fails_before_anything_is_created(tmp_path: Path) -> None:
+    """Receiver.start binds HTTP and gRPC first: a port in use creates no store or spool."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        for config in (
+            ReceiverConfig(db_path=tmp_path / "data" / "r.duckdb", port=port, grpc_port=None),
+            ReceiverConfig(db_path=tmp_path / "data" / "r.duckdb", port=0, grpc_port=port),
+        ):
+            with pytest.raises(OSError):
+                Receiver(config).start()
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- the command line -------------------------------------------------------------------------------

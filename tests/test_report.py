@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import duckdb
@@ -16,6 +16,7 @@ from recurscope.cli import compare as compare_cli
 from recurscope.cli import report as report_cli
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence.models import EvidenceFilter
 from recurscope.pipeline.testing import (
     create_otel_traces_table,
     insert_span_specs,
@@ -23,6 +24,7 @@ from recurscope.pipeline.testing import (
 )
 from recurscope.pipeline.verdict import compare as compare_module
 from recurscope.pipeline.verdict import report as report
+from recurscope.pipeline.verdict.report import describe_empty_selection
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
 START = datetime(2026, 12, 1, 9, 0)  # after the shipped file's registered_at
@@ -183,7 +185,7 @@ class TestBuildReport:
         assert "P 0.91 · R 0.88" in result.to_markdown()  # no counts, so no exact bounds
 
     def test_reads_the_detector_eval_json_layout(self, tmp_path: Path) -> None:
-        """`recurscope detector-eval --json` output: scores.ours.overall, op:<name> metrics."""
+        """`recurscope detector-eval --format json` output: scores.ours.overall, op:<name> metrics."""
         quality = tmp_path / "detector-quality.json"
         counts = {"tp": 9, "fp": 1, "fn": 1, "precision": 0.9, "recall": 0.9, "f1": 0.9}
         quality.write_text(
@@ -312,6 +314,29 @@ class TestViewsAndFlags:
         assert report.parse_when("2026-12-07T10:00:00Z") == datetime(2026, 12, 7, 10)
         with pytest.raises(PipelineError, match="not a date"):
             report.parse_when("yesterday")
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("2026-01-31", datetime(2026, 1, 31)),
+            ("2026-01-31T12:00:00Z", datetime(2026, 1, 31, 12)),
+            ("2026-01-31T13:00:00+01:00", datetime(2026, 1, 31, 12)),
+            ("2026-01-31T12:00", datetime(2026, 1, 31, 12)),
+            ("30d", datetime(2026, 1, 1)),
+            ("2w", datetime(2026, 1, 17)),
+            ("12h", datetime(2026, 1, 30, 12)),
+            ("90m", datetime(2026, 1, 30, 22, 30)),
+        ],
+    )
+    def test_one_date_grammar(self, text: str, expected: datetime) -> None:
+        """Dates, datetimes (naive = UTC) and ages (now minus that) all become naive UTC."""
+        now = datetime(2026, 1, 31, tzinfo=UTC)
+        assert report.parse_when(text, now=now) == expected
+        # An age or a datetime is an instant; only a bare date stretches to its day's end.
+        stretched = len(text) == 10
+        assert report.parse_when(text, end=True, now=now) == (
+            expected + timedelta(days=1) if stretched else expected
+        )
 
 
 class TestCompare:
@@ -531,7 +556,7 @@ class TestCli:
     def test_a_missing_database_is_a_message_not_a_traceback(
         self, tmp_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        """A wrong --db explains itself and exits 2."""
+        """A wrong --db explains itself in the one error form and exits 1 (a runtime failure)."""
         args = self._parser().parse_args(
             [
                 "report",
@@ -542,8 +567,124 @@ class TestCli:
                 "--include-simulated",
             ]
         )
-        assert args.func(args) == 2
-        assert "recurscope report:" in capsys.readouterr().err
+        assert args.func(args) == 1
+        assert capsys.readouterr().err.startswith("recurscope report: error: No store at ")
+
+    def _run(self, store_path: Path, prereg_path: Path, *argv: str) -> int:
+        args = self._parser().parse_args(
+            [argv[0], "--db", str(store_path), "--prereg", str(prereg_path), *argv[1:]]
+        )
+        code: int = args.func(args)
+        return code
+
+    def test_an_unknown_role_names_the_known_roles(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """report --role with a role no session has exits 1 naming the roles present, no report."""
+        code = self._run(store_path, prereg_path, "report", "--include-simulated", "--role", "nope")
+        assert code == 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.startswith("recurscope report: error: no sessions with role 'nope'")
+        assert "roles present" in captured.err and "'planner' (" in captured.err
+
+    def test_a_window_past_the_data_says_where_the_data_is(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A --since after the last span exits 1 and says when the spans run."""
+        code = self._run(
+            store_path, prereg_path, "report", "--include-simulated", "--since", "2030-01-01"
+        )
+        assert code == 1
+        err = capsys.readouterr().err
+        assert "no sessions from 2030-01-01 00:00:00 UTC on" in err and "spans run from" in err
+
+    def test_observed_only_says_how_to_include_simulated(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """A filtered view of a simulated-only store names the origins and --include-simulated."""
+        assert self._run(store_path, prereg_path, "report", "--role", "planner") == 1
+        err = capsys.readouterr().err
+        assert "origin 'observed'" in err and "'simulated'" in err and "--include-simulated" in err
+
+    def test_the_unfiltered_headline_of_an_empty_window_is_still_a_report(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """Without filters, no observed session is the pre-registered answer: exit 0, a report."""
+        assert self._run(store_path, prereg_path, "report") == 0
+        assert "# recurscope verdict" in capsys.readouterr().out
+
+    def test_compare_with_an_unknown_service_says_so(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """compare with a filter that selects nothing exits 1 naming the services present."""
+        code = self._run(
+            store_path, prereg_path, "compare", "--include-simulated", "--by", "role",
+            "--service", "nope",
+        )  # fmt: skip
+        assert code == 1
+        err = capsys.readouterr().err
+        assert err.startswith("recurscope compare: error: Nothing to compare: no sessions of ")
+        assert "services present" in err
+
+    def test_since_after_until_is_a_usage_error(
+        self, store_path: Path, prereg_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """--since after --until exits 2 before opening the store."""
+        code = self._run(
+            store_path, prereg_path, "report", "--since", "2026-12-05", "--until", "2026-12-01"
+        )
+        assert code == 2
+        assert "--since must be before --until" in capsys.readouterr().err
+
+
+class TestEmptySelection:
+    """describe_empty_selection: one sentence saying what was asked and what exists."""
+
+    def test_a_selection_with_sessions_is_not_empty(
+        self, spans_db: duckdb.DuckDBPyConnection
+    ) -> None:
+        """A filter that keeps a session gets '' (nothing to explain)."""
+        assert describe_empty_selection(spans_db, EvidenceFilter(role="planner")) == ""
+
+    def test_unknown_values_list_what_exists(self, spans_db: duckdb.DuckDBPyConnection) -> None:
+        """Each value no session has is named with the values present and their sessions."""
+        text = describe_empty_selection(spans_db, EvidenceFilter(role="nope", prompt_version="v99"))
+        assert text.startswith("no sessions with role 'nope' (roles present, with their sessions:")
+        assert "no sessions with prompt version 'v99' (prompt versions present" in text
+
+    def test_filters_that_select_apart_but_not_together(
+        self, spans_db: duckdb.DuckDBPyConnection
+    ) -> None:
+        """Filters that each select sessions, but none together, say how many each selects."""
+        # The first ten minutes hold one session, on prompt version v7.
+        together = EvidenceFilter(until=START.replace(minute=10), prompt_version="tool-builder-v6")
+        text = describe_empty_selection(spans_db, together)
+        assert text.startswith("no session passes every filter at once")
+        assert "1 before 2026-12-01 09:10:00 UTC" in text
+        assert "with prompt version 'tool-builder-v6'" in text
+
+    def test_hostile_values_are_printable(self, spans_db: duckdb.DuckDBPyConnection) -> None:
+        """Escapes and newlines in an asked value are shown escaped, never printed raw."""
+        text = describe_empty_selection(spans_db, EvidenceFilter(service="x\x1b[31m\nred"))
+        assert "\x1b" not in text and "\n" not in text
+
+    def test_a_window_outside_the_preregistered_one_names_it(
+        self, spans_db: duckdb.DuckDBPyConnection
+    ) -> None:
+        """A --since past the pre-registered window's end says so; without one, the window is empty."""
+        inverted = EvidenceFilter(since=datetime(2027, 1, 1), until=datetime(2026, 12, 2))
+        text = describe_empty_selection(
+            spans_db, inverted, preregistered=(None, datetime(2026, 12, 2))
+        )
+        assert "outside the pre-registered window (before 2026-12-02 00:00:00 UTC)" in text
+        assert "(since must be before until)" in describe_empty_selection(spans_db, inverted)
+
+    def test_an_empty_store_says_how_to_fill_it(self) -> None:
+        """A store without recurscope spans points at ingest and serve."""
+        con = duckdb.connect()
+        create_otel_traces_table(con)
+        assert "recurscope ingest" in describe_empty_selection(con, EvidenceFilter(role="x"))
 
 
 def test_compare_refuses_by_together_with_a_split_date(

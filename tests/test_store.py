@@ -118,6 +118,30 @@ class TestOpening:
             assert store.write_spans([row()], source="t", format="test").accepted == 1
 
 
+class TestDeferred:
+    def test_nothing_exists_until_the_store_is_used(self, tmp_path: Path) -> None:
+        """A deferred store creates no file or folder until its first query, then opens
+        through its opener and runs after_open once."""
+        db = tmp_path / "sub" / "late.duckdb"
+        calls: list[str] = []
+        store = Store.deferred(db, lambda: Store.open(db), after_open=lambda: calls.append("open"))
+        assert not store.opened and not (tmp_path / "sub").exists()
+        assert store.write_spans([row()], source="t", format="test").accepted == 1
+        assert store.opened and db.exists() and calls == ["open"]
+        assert store.scalar("SELECT count(*) FROM otel_traces") == 1
+        assert calls == ["open"]
+        store.close()
+
+    def test_closing_an_unused_store_creates_nothing(self, tmp_path: Path) -> None:
+        """Close before use: no file, and the store refuses use afterwards."""
+        db = tmp_path / "never.duckdb"
+        store = Store.deferred(db, lambda: Store.open(db))
+        store.close()
+        assert list(tmp_path.iterdir()) == []
+        with pytest.raises(StoreError, match="closed"):
+            store.scalar("SELECT 1")
+
+
 class TestMigrations:
     def test_an_empty_duckdb_file_is_version_zero_and_is_migrated(self, tmp_path: Path) -> None:
         """A DuckDB file without tables is migrated from version 0 to the current one."""

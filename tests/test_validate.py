@@ -299,15 +299,31 @@ class TestCommand:
         out = capsys.readouterr().out
         assert "FAIL recurscope.call" in out and sc.CALL_METHOD in out
 
-    def test_json_output(self, capsys: pytest.CaptureFixture[str]) -> None:
-        """--json prints one machine-readable report per file."""
-        assert self.run("--json", str(GOLDEN / "trim.json")) == 0
+    @pytest.mark.parametrize("flags", [["--format", "json"], ["--json"]])
+    def test_json_output(self, flags: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+        """--format json (or the old --json) prints one machine-readable report per file."""
+        assert self.run(*flags, str(GOLDEN / "trim.json")) == 0
         (report,) = json.loads(capsys.readouterr().out)
         assert report["ok"] and report["checked"] == 1
 
-    def test_missing_file(self, tmp_path: Path) -> None:
-        """A file that cannot be opened is an error, not a crash."""
+    def test_input_format(self, capsys: pytest.CaptureFixture[str]) -> None:
+        """--input-format names what the file holds; the text report says what was read."""
+        assert self.run("--input-format", "otlp-json", str(GOLDEN / "trim.json")) == 0
+        captured = capsys.readouterr()
+        assert "(otlp-json)" in captured.out and captured.err == ""
+
+    def test_old_format_flag_reads_the_input_with_a_warning(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """The old --format otlp-json still works and prints one line naming --input-format."""
+        assert self.run("--format", "otlp-json", str(GOLDEN / "trim.json")) == 0
+        (line,) = capsys.readouterr().err.splitlines()
+        assert "--input-format otlp-json" in line
+
+    def test_missing_file(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        """A file that cannot be opened is an error in the one form, not a crash."""
         assert self.run(str(tmp_path / "nope.json")) == 1
+        assert capsys.readouterr().err.startswith("recurscope validate: error: ")
 
     def test_help_ends_with_an_example(self) -> None:
         """The help text ends with an example command line."""

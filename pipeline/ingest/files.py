@@ -19,7 +19,7 @@ import os
 import stat
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -90,6 +90,9 @@ STDIN_SOURCE: Final = "<stdin>"
 DEFAULT_BATCH_SIZE: Final = 10_000
 """Spans per write: large enough to amortize the anti-join, small enough to bound memory."""
 
+DETAIL_LINES: Final = 20
+"""Sources :meth:`IngestReport.details_lines` names before it only counts the rest."""
+
 _HEAD_BYTES: Final = 8192
 _HASH_CHUNK: Final = 1 << 20
 _GLOB_CHARS: Final = frozenset("*?[")
@@ -114,6 +117,10 @@ class SourceReport:
     """Byte offset the run started at, when it resumed a grown JSON-lines file."""
     note: str | None = None
     """Why the run failed, or something worth knowing (a changed file re-read in full)."""
+    source_size: int | None = None
+    """Size of a regular file when opened (``None`` for stdin and pipes)."""
+    quarantine_reasons: tuple[tuple[str, int], ...] = ()
+    """``(reason, records)`` of the records this run quarantined, the most frequent first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +184,51 @@ class IngestReport:
             + f" in {self.seconds:.1f} s ({rate:,.0f} records/s)"
         )
 
+    def details_lines(self, *, limit: int = DETAIL_LINES) -> list[str]:
+        """Lines naming the sources worth a look, for under :meth:`summary_line`.
+
+        Each source with quarantined records (how many of how many, and the
+        most frequent reason), each empty source (0 bytes, or bytes but no
+        record), then where to see the quarantined records. Failed sources are
+        not repeated: they are reported as errors. At most ``limit`` source
+        lines; the rest are counted.
+        """
+        noted: list[str] = []
+        for source in self.sources:
+            if source.status != "ok":
+                continue
+            name = _shown(source.source)
+            if source.rows_quarantined:
+                why = ""
+                if source.quarantine_reasons:
+                    top, count = source.quarantine_reasons[0]
+                    others = len(source.quarantine_reasons) - 1
+                    why = f" (top reason: {top}, {count:,}" + (
+                        f"; {others} other reason{'s' if others != 1 else ''})" if others else ")"
+                    )
+                records = "record" if source.records_read == 1 else "records"
+                noted.append(
+                    f"  {name}: {source.rows_quarantined:,} of {source.records_read:,} {records} "
+                    f"quarantined{why}"
+                )
+            elif source.records_read == 0 and source.resumed_from is None:
+                if source.source_size == 0 or (
+                    source.source_size is None and not source.bytes_read
+                ):
+                    noted.append(f"  {name}: empty (0 bytes), nothing to read")
+                else:
+                    size = (
+                        source.source_size if source.source_size is not None else source.bytes_read
+                    )
+                    noted.append(f"  {name}: no records in {size:,} bytes")
+        lines = noted[:limit]
+        if len(noted) > limit:
+            lines.append(f"  ... and {len(noted) - limit:,} more sources like these")
+        if self.rows_quarantined and self.db_path != ":memory:":
+            db = f" --db {self.db_path}" if self.db_path else ""
+            lines.append(f"  see the quarantined records: recurscope quarantine{db}")
+        return lines
+
     def raise_on_failure(self) -> None:
         """Raise :class:`IngestError` naming every source that could not be read."""
         if self.failed:
@@ -228,7 +280,9 @@ def expand_paths(
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.is_file() and not _is_hidden(p, path))
             if not files:
-                result.append(_Missing(spec, f"no files under directory {spec}"))
+                result.append(
+                    _Missing(spec, "no files in this directory (hidden ones are skipped)")
+                )
             for file in files:
                 add(file)
         elif path.exists():
@@ -245,9 +299,10 @@ def expand_paths(
                 elif match_path.is_file():
                     add(match_path)
             if len(result) == before:
-                result.append(_Missing(spec, f"no file matches {spec!r}"))
+                result.append(_Missing(spec, "no file matches this pattern"))
         else:
-            result.append(_Missing(spec, f"no such file or directory: {spec}"))
+            where = "" if path.is_absolute() else f" (relative to {Path.cwd()})"
+            result.append(_Missing(spec, f"no such file or directory{where}; check the path"))
     return result
 
 
@@ -439,7 +494,9 @@ class _SourceReader:
                 fmt_name = logged.format or (self.forced.name if self.forced else "unknown")
                 run = self.store.begin_ingest(key, fmt_name, source_size=size)
                 run.finish("unchanged", checksum=digest, bytes_read=0)
-                return SourceReport(key, "unchanged", format=fmt_name, ingest_id=run.ingest_id)
+                return SourceReport(
+                    key, "unchanged", format=fmt_name, ingest_id=run.ingest_id, source_size=size
+                )
             handle.seek(0)
 
         raw = HashingReader(handle)
@@ -517,8 +574,9 @@ class _SourceReader:
                 defer=fmt.decode is not None,
             )
             items = fmt.read(source_stream, context)
+        reasons: Counter[str] = Counter()
         try:
-            self._pump(items, run, raw, task, start_offset, fmt.decode if fmt else None)
+            self._pump(items, run, raw, task, start_offset, fmt.decode if fmt else None, reasons)
             if regular:
                 raw.drain()  # so the checksum covers the whole file, even after a bad tail
         except BaseException as error:
@@ -539,6 +597,8 @@ class _SourceReader:
                     rows_quarantined=summary.rows_quarantined,
                     duplicates_skipped=summary.duplicates_skipped,
                     note=f"read error: {error.strerror or error}",
+                    source_size=size,
+                    quarantine_reasons=_most_first(reasons),
                 )
             raise
         summary = run.finish(
@@ -557,6 +617,8 @@ class _SourceReader:
             duplicates_skipped=summary.duplicates_skipped,
             resumed_from=start_offset or None,
             note=note,
+            source_size=size,
+            quarantine_reasons=_most_first(reasons),
         )
 
     def _pump(
@@ -567,8 +629,11 @@ class _SourceReader:
         task: int | None,
         start_offset: int,
         decode: Decoder | None,
+        reasons: Counter[str],
     ) -> None:
         """Batch the reader's items and commit each batch, in order, with its resume point.
+
+        ``reasons`` counts the quarantined records of every committed batch by reason.
 
         Deferred records are decoded when their batch is cut: here, or (for
         big inputs) by a worker while this loop reads on; batches a worker
@@ -596,6 +661,8 @@ class _SourceReader:
                 resume=resume,
                 limits=self.limits,
             )
+            reasons.update(str(r.reason) for r in rejections)
+            reasons.update(str(r.reason) for r in prepared.problems)
             self.progress.update(task, raw.count, run.accepted)
             if self.after_write is not None:
                 self.after_write()  # e.g. publish a snapshot for readers (rate-limited)
@@ -691,6 +758,21 @@ class _SourceReader:
                 job.future.cancel()  # not committed: their lines are re-read on the next run
 
 
+def _most_first(reasons: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _shown(source: str) -> str:
+    """A source as a person would type it: relative to the current directory when below it."""
+    if not os.path.isabs(source):
+        return source
+    try:
+        relative = os.path.relpath(source)
+    except ValueError:
+        return source
+    return source if relative.startswith(os.pardir) else relative
+
+
 def _format_or_none(name: str | None) -> Format | None:
     if name is None:
         return None
@@ -743,7 +825,9 @@ def ingest(
     (``None``: one per core but one; ``0``: decode in this process only).
     Per-source problems are reported in the result, never raised; only an
     unknown ``format``, a bad ``batch_size`` or ``workers`` raise
-    :class:`IngestError`.
+    :class:`IngestError`. The paths are expanded before ``store`` is used:
+    when none of them names something to read, the store is not touched at
+    all (one from ``open_for_writing`` that did not exist is never created).
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]  # a lone path, not a sequence of one-character paths
@@ -761,8 +845,16 @@ def ingest(
         [os.fspath(p) for p in paths], exclude=own.files, exclude_dirs=own.directories
     )
     reports: list[SourceReport] = []
+    missing = [entry for entry in entries if isinstance(entry, _Missing)]
+    if len(missing) == len(entries):
+        # Nothing to read: leave the store alone (one opened by open_for_writing
+        # that did not exist yet is then never created).
+        reports = [SourceReport(m.spec, "failed", note=m.message) for m in missing]
+        return IngestReport(tuple(reports), time.perf_counter() - started, str(store.path))
     pool = DecoderPool(workers) if workers else None
-    with _Progress(show) as bar, store.bulk_writes(), _collector_tuned(), _closing(pool):
+    # The store first: opening a new one may wait for another writer (and say so on
+    # stderr) before a progress bar is drawn there.
+    with store.bulk_writes(), _Progress(show) as bar, _collector_tuned(), _closing(pool):
         reader = _SourceReader(
             store,
             forced=forced,

@@ -556,6 +556,7 @@ class _Drainer:
                 lock_timeout=max(wait, 0.0),
                 releases="on request",
                 snapshot_interval=self.config.snapshot_interval,
+                defer_creation=False,  # the lock errors below must come now
             )
         except StoreLockedError as error:
             holder = describe_holder(error)
@@ -884,6 +885,8 @@ class Receiver:
     def start(self) -> None:
         """Open the spool (replaying what an earlier run left) and start listening.
 
+        Nothing is created before both ports are bound, and no spool before
+        the store has opened: a taken port or a wrong ``--db`` leaves no file.
         Raises :class:`SpoolError` / :class:`StoreError` (schema problems) /
         ``OSError`` (port in use) with messages that say what to do.
         """
@@ -899,6 +902,21 @@ class Receiver:
         session: WriteSession | None = None
         serving = False
         try:
+            # Then the store, so a wrong --db fails at start (not in the
+            # background) and before a spool is created beside it; a store that
+            # is merely busy is waited for later.
+            busy: StoreLockedError | None = None
+            try:
+                session = open_for_writing(
+                    config.db_path,
+                    kind="recurscope serve",
+                    lock_timeout=0,
+                    releases="on request",
+                    snapshot_interval=config.snapshot_interval,
+                    defer_creation=False,  # a listening receiver has a store to show
+                )
+            except StoreLockedError as error:
+                busy = error
             spool = Spool.open(
                 config.spool_path,
                 segment_bytes=config.segment_bytes,
@@ -911,22 +929,12 @@ class Receiver:
                     "replaying %s of spooled requests left by an earlier run",
                     _size_text(leftover),
                 )
-            # Check the store now, so a wrong --db fails at start, not in the
-            # background; a store that is merely busy is waited for later.
-            try:
-                session = open_for_writing(
-                    config.db_path,
-                    kind="recurscope serve",
-                    lock_timeout=0,
-                    releases="on request",
-                    snapshot_interval=config.snapshot_interval,
-                )
-            except StoreLockedError as error:
+            if busy is not None:
                 _log.info(
                     "%s is busy (%s); spans are acknowledged into the spool and stored "
                     "when it is free",
                     config.db_path,
-                    error.holder_kind,
+                    busy.holder_kind,
                 )
             self._drainer = _Drainer(config, spool, self.stats, "serve")
             self._drainer.start(session)

@@ -601,13 +601,62 @@ class Store:
     are serialized); other processes must wait for it to close.
     """
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
-        self._con = con
+    def __init__(self, con: duckdb.DuckDBPyConnection | None, path: Path, read_only: bool) -> None:
+        self._connection = con
         self.path = path
         self.read_only = read_only
         self._lock = threading.RLock()
         self._closed = False
         self._copy_fd: int | None = None
+        self._opener: Callable[[], Store] | None = None
+        self._after_open: Callable[[], None] | None = None
+
+    @classmethod
+    def deferred(
+        cls,
+        path: str | os.PathLike[str],
+        opener: Callable[[], Store],
+        *,
+        after_open: Callable[[], None] | None = None,
+    ) -> Store:
+        """A writable store whose file is opened — and created — only when first used.
+
+        ``opener`` returns the opened store (e.g. ``lambda: Store.open(path)``);
+        its connection is taken over on the first query or write, then
+        ``after_open`` runs. Until then nothing exists on disk, so a command
+        that turns out to have nothing to write (``recurscope ingest`` of a
+        missing path) leaves no file behind. Closing an unused store opens nothing.
+        """
+        store = cls(None, Path(path), read_only=False)
+        store._opener = opener
+        store._after_open = after_open
+        return store
+
+    @property
+    def opened(self) -> bool:
+        """Whether the file is open (False only for a :meth:`deferred` store not used yet)."""
+        return self._connection is not None
+
+    @property
+    def _con(self) -> duckdb.DuckDBPyConnection:
+        con = self._connection
+        return con if con is not None else self._open_deferred()
+
+    def _open_deferred(self) -> duckdb.DuckDBPyConnection:
+        with self._lock:
+            if self._connection is None:
+                if self._closed or self._opener is None:
+                    raise StoreError("This Store is closed; open the file again to use it.")
+                opened = self._opener()
+                # Take the connection over: ``opened`` must not close it later.
+                self._connection, opened._connection = opened._connection, None
+                self._copy_fd, opened._copy_fd = opened._copy_fd, None
+                opened._closed = True
+                self._opener = None
+                if self._after_open is not None:
+                    self._after_open()
+            assert self._connection is not None
+            return self._connection
 
     # -- opening and closing -------------------------------------------
 
@@ -685,7 +734,8 @@ class Store:
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._con.close()
+                if self._connection is not None:  # a deferred store never used has none
+                    self._connection.close()
                 if self._copy_fd is not None:
                     os.close(self._copy_fd)  # only now: closing it drops our POSIX locks
                     self._copy_fd = None
@@ -1093,12 +1143,12 @@ def _copy_range(source: int, target: int, size: int) -> None:
 
 
 def _split_unstorable(rows: list[SpanRow]) -> tuple[list[SpanRow], list[Rejection]]:
-    from ..decode.otlp import _row_has_lone_surrogate
+    from ..decode.otlp import row_has_lone_surrogate
 
     good: list[SpanRow] = []
     bad: list[Rejection] = []
     for row in rows:
-        if _row_has_lone_surrogate(row):
+        if row_has_lone_surrogate(row):
             bad.append(
                 Rejection(
                     Reason.INVALID_UTF8,

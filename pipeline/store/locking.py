@@ -265,8 +265,14 @@ class WriteSession:
         self._headline_at: float | None = None
         self._headline_seconds = 0.0
         self._closed = False
-        self._register(releases)
-        if publish_snapshots:
+        self._releases = releases
+        if store.opened:  # a deferred store calls _acquired when first used
+            self._acquired()
+
+    def _acquired(self) -> None:
+        """The store is open: register as its holder, and publish if the snapshot is behind."""
+        self._register(self._releases)
+        if self.publish_snapshots:
             self._publish_if_stale()
 
     # -- registry --------------------------------------------------------
@@ -342,6 +348,11 @@ class WriteSession:
             return False
         self.publish()
         return True
+
+    @property
+    def refresh_pending(self) -> bool:
+        """Raw spans changed since the evidence tables were last brought up to date."""
+        return self.refresh and self._changed_spans
 
     def refresh_evidence(self) -> None:
         """Bring the evidence tables up to date (incremental) before readers see the data.
@@ -505,6 +516,7 @@ def open_for_writing(
     snapshot_interval: float = DEFAULT_SNAPSHOT_INTERVAL,
     publish_snapshots: bool = True,
     refresh_evidence: bool = True,
+    defer_creation: bool = True,
 ) -> WriteSession:
     """Open the store for writing, waiting up to ``lock_timeout`` s for the holder to let go.
 
@@ -520,19 +532,90 @@ def open_for_writing(
     writing (a notebook, the DuckDB CLI) may never let go: with
     ``wait_for_other_programs=False`` that raises :class:`StoreLockedError`
     at once instead of after the whole timeout.
+
+    A store that does not exist yet is created when ``session.store`` is first
+    used (``defer_creation``), and everything above — waiting, registering,
+    the first snapshot — happens then: a writer that ends up with nothing to
+    write (``recurscope ingest`` of a missing path) creates no file, snapshot
+    or ``.access`` folder. ``defer_creation=False`` creates it now (the
+    receiver does, so a store exists as soon as it listens).
     """
     comp = companions(db_path)
+    waiting_file: Path | None = None
+
+    def acquire() -> Store:
+        nonlocal waiting_file
+        store, waiting_file = _acquire(
+            comp,
+            kind=kind,
+            lock_timeout=lock_timeout,
+            wait_for_other_programs=wait_for_other_programs,
+            on_wait=on_wait,
+        )
+        return store
+
+    def withdraw() -> None:
+        if waiting_file is not None:
+            waiting_file.unlink(missing_ok=True)
+
+    def new_session(store: Store) -> WriteSession:
+        return WriteSession(
+            store,
+            comp,
+            kind=kind,
+            releases=releases,
+            snapshot_interval=snapshot_interval,
+            publish_snapshots=publish_snapshots,
+            refresh=refresh_evidence,
+        )
+
+    if defer_creation and str(comp.db) != ":memory:" and not comp.db.exists():
+        session: WriteSession | None = None
+
+        def acquired() -> None:
+            try:
+                assert session is not None
+                session._acquired()
+            finally:
+                withdraw()
+
+        session = new_session(Store.deferred(comp.db, acquire, after_open=acquired))
+        return session
+    store = acquire()
+    try:
+        return new_session(store)
+    except BaseException:
+        store.close()
+        raise
+    finally:
+        withdraw()
+
+
+def _acquire(
+    comp: Companions,
+    *,
+    kind: str,
+    lock_timeout: float,
+    wait_for_other_programs: bool,
+    on_wait: Callable[[str], None] | None,
+) -> tuple[Store, Path | None]:
+    """Open ``comp.db`` for writing, waiting for its holder as :func:`open_for_writing` says.
+
+    Returns the store and this writer's ``waiting-<pid>.json``, which the
+    caller withdraws only once registered as the holder: a writer that has
+    just got the lock (creating the schema can take a moment) is never
+    mistaken for a foreign program by the next one.
+    """
     deadline = time.monotonic() + lock_timeout
     delay = _BACKOFF_START
-    # Announced before the first attempt, and withdrawn only once registered as
-    # the holder: a writer that has just got the lock (creating the schema can
-    # take a moment) is never mistaken for a foreign program by the next one.
+    # Announced before the first attempt.
+    access_existed = comp.access.is_dir()
     waiting_file = _announce_waiting(comp, kind, None)
     announced = False
     try:
         while True:
             try:
-                store = Store.open(comp.db, lock_timeout=0)
+                return Store.open(comp.db, lock_timeout=0), waiting_file
             except StoreLockedError as error:
                 known = (
                     error.holder_mode == "read-only"
@@ -559,24 +642,13 @@ def open_for_writing(
                         on_wait(f"waiting for {describe_holder(error)} to release {comp.db}")
                 time.sleep(min(delay * random.uniform(0.5, 1.0), deadline - time.monotonic()))
                 delay = min(delay * 2, _BACKOFF_MAX)
-                continue
-            break
-        try:
-            return WriteSession(
-                store,
-                comp,
-                kind=kind,
-                releases=releases,
-                snapshot_interval=snapshot_interval,
-                publish_snapshots=publish_snapshots,
-                refresh=refresh_evidence,
-            )
-        except BaseException:
-            store.close()
-            raise
-    finally:
+    except BaseException:
         if waiting_file is not None:
             waiting_file.unlink(missing_ok=True)
+        if not access_existed:
+            with contextlib.suppress(OSError):  # only if empty: others may be announcing
+                comp.access.rmdir()
+        raise
 
 
 def _announced(comp: Companions, pid: int | None) -> bool:

@@ -29,10 +29,13 @@ ingest does not bring pruned data back from an unchanged file.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Final, Literal
 
 import duckdb
@@ -40,15 +43,18 @@ import duckdb
 from ...instrumentation import semconv as sc
 from ..errors import StoreError
 from .database import Store
+from .locking import DEFAULT_LOCK_TIMEOUT, WriteSession, companions, open_for_writing
 
 __all__ = [
     "SESSION_COLUMNS",
     "Mention",
     "PruneReport",
     "TableCount",
+    "UnknownSessionError",
     "find_mentions",
     "parse_cutoff",
     "prune",
+    "prune_store",
     "rewrite_store",
 ]
 
@@ -60,8 +66,18 @@ _PROTECTED: Final = frozenset({"recurscope_meta", "ingest_log"})
 # ingest_log keeps its rows on purpose (see the module docstring); the meta
 # table holds the schema version.
 _RELATIVE: Final = re.compile(r"(\d+)\s*([dhw])")
+_KNOWN_SHOWN: Final = 5
 
 Mode = Literal["before", "session"]
+
+
+class UnknownSessionError(StoreError):
+    """``prune --session ID`` found nothing of that session; the message lists known ones."""
+
+    def __init__(self, message: str, *, session: str, known: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.session = session
+        self.known = known
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +111,8 @@ class PruneReport:
     remaining: tuple[Mention, ...] = ()
     """Session mode: mentions left where prune does not delete (``ingest_log``)."""
     checkpointed: bool = False
+    refreshed: bool = False
+    """The evidence aggregates were rebuilt after deleting (:func:`prune_store` does)."""
     rewritten: bool = False
     bytes_before: int | None = None
     bytes_after: int | None = None
@@ -114,7 +132,11 @@ class PruneReport:
             f"  {verb} {_plural(t.rows, 'row')} of {t.table}" for t in self.derived if t.rows
         )
         if any(t.rows for t in self.derived) and not self.dry_run:
-            lines.append("  evidence aggregates are rebuilt by the next evidence refresh")
+            lines.append(
+                "  evidence aggregates rebuilt"
+                if self.refreshed
+                else "  evidence aggregates are rebuilt by the next evidence refresh"
+            )
         lines.extend(
             f"  note: {_plural(m.rows, 'row')} of {m.table}.{m.column} still name the session "
             "(bookkeeping, kept)"
@@ -122,13 +144,18 @@ class PruneReport:
         )
         if self.rewritten and self.bytes_before is not None and self.bytes_after is not None:
             lines.append(
-                f"  rewrote the file: {self.bytes_before:,} -> {self.bytes_after:,} bytes "
-                "(deleted values are gone from it)"
+                f"  rewrote the file: {self.bytes_before:,} bytes before, {self.bytes_after:,} "
+                "on disk now (deleted values are gone from it)"
             )
-        elif self.checkpointed:
+        elif self.checkpointed and self.changed:
+            rewrite = (
+                "add --rewrite to rewrite it"
+                if self.mode == "before"
+                else "--no-rewrite was given; the next prune that rewrites the file removes them"
+            )
             lines.append(
-                "  checkpointed; deleted strings can linger in the file until it is rewritten "
-                "(--rewrite)"
+                f"  checkpointed; deleted values can linger in the file until it is rewritten "
+                f"({rewrite})"
             )
         return lines
 
@@ -373,6 +400,8 @@ def prune(
             remaining = tuple(find_mentions(con, session)) if session is not None else ()
             for name in ("spans", "traces", "sessions"):
                 con.execute(f"DROP TABLE IF EXISTS _recurscope_prune_{name}")
+            if session is not None and not (quarantine or spans or any(t.rows for t in derived)):
+                raise _unknown_session(con, store.path, session)
             con.execute("ROLLBACK" if dry_run else "COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -391,6 +420,37 @@ def prune(
         derived=tuple(derived),
         remaining=remaining,
         checkpointed=checkpointed,
+    )
+
+
+def _unknown_session(
+    con: duckdb.DuckDBPyConnection, path: Path, session: str
+) -> UnknownSessionError:
+    """The error for a session with nothing to delete, naming sessions that do exist."""
+    like = session.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    rows = con.execute(
+        f"""
+        SELECT s FROM (
+            SELECT {_SESSION_EXPR} AS s, max("Timestamp") AS latest FROM otel_traces
+            WHERE {_SESSION_EXPR} IS NOT NULL AND {_SESSION_EXPR} <> '' GROUP BY ALL
+        )
+        ORDER BY (s ILIKE ($like || '%') ESCAPE '\\') DESC, latest DESC, s
+        LIMIT {_KNOWN_SHOWN}
+        """,
+        {"like": like},
+    ).fetchall()
+    known = tuple(str(row[0]) for row in rows)
+    command = "recurscope sessions" + (f" --db {path}" if str(path) != ":memory:" else "")
+    if known:
+        listed = ", ".join(repr(k) for k in known)
+        hint = f"Sessions it holds include {listed} ({command} lists them all)."
+    else:
+        hint = "It holds no sessions at all."
+    return UnknownSessionError(
+        f"no spans of session {session!r} in {path}, and nothing else names it: nothing "
+        f"deleted. {hint}",
+        session=session,
+        known=known,
     )
 
 
@@ -433,6 +493,73 @@ def rewrite_store(store: Store) -> tuple[int, int]:
             partial.unlink(missing_ok=True)
             raise StoreError(f"Cannot rewrite {path}: {error}") from None
     return before, path.stat().st_size
+
+
+def disk_size(path: str | os.PathLike[str]) -> int:
+    """Bytes the store takes on disk: the file and its write-ahead log, if any."""
+    db = Path(path)
+    wal = db.with_name(db.name + ".wal")
+    return sum(p.stat().st_size for p in (db, wal) if p.is_file())
+
+
+def prune_store(
+    db: str | os.PathLike[str] | None = None,
+    *,
+    session: str | None = None,
+    before: datetime | None = None,
+    dry_run: bool = False,
+    rewrite: bool | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    wait_for_other_programs: bool = True,
+    on_wait: Callable[[str], None] | None = None,
+) -> PruneReport:
+    """Everything ``recurscope prune`` does, as one call: delete, refresh, rewrite, republish.
+
+    Under the write lock (waiting as :func:`~.locking.open_for_writing`
+    does, ``on_wait`` told once): :func:`prune`; then the evidence refresh, *before* the rewrite, so
+    the rewritten file is final (a refresh after it rebuilds the aggregate
+    tables, and DuckDB grows a file for a replaced table rather than reusing
+    the old table's blocks); then :func:`rewrite_store` (``rewrite`` defaults
+    to on for a session, off for a date); then a new snapshot for readers.
+    The report's ``bytes_after`` is measured on disk once all of that is done.
+    Raises :class:`UnknownSessionError` when a session has nothing to delete,
+    ``StoreError`` when there is no store.
+    """
+    path = companions(db).db
+    if str(path) == ":memory:" or not path.is_file():
+        raise StoreError(f"no store at {path}: nothing to prune (check --db / RECURSCOPE_DB)")
+    rewrite = rewrite if rewrite is not None else session is not None
+    size_before = disk_size(path)
+
+    def writer_session() -> WriteSession:
+        return open_for_writing(
+            path,
+            kind="recurscope prune",
+            lock_timeout=lock_timeout,
+            wait_for_other_programs=wait_for_other_programs,
+            on_wait=on_wait,
+        )
+
+    with writer_session() as writer:
+        report = prune(writer.store, session=session, before=before, dry_run=dry_run)
+        if not report.changed or dry_run:
+            return report
+        writer.mark_dirty(spans=True)
+        writer.refresh_evidence()
+        report = dataclasses.replace(report, refreshed=not writer.refresh_pending)
+        if not rewrite:
+            return report  # closing publishes the snapshot
+        rewrite_store(writer.store)
+        # The open connection still reads the old, unlinked file: it must not
+        # refresh or publish; a fresh writer publishes below.
+        writer.publish_snapshots = False
+        writer.refresh = False
+    with writer_session() as writer:
+        if writer.companions.snapshot.exists():
+            writer.publish()  # the old snapshot still holds what was deleted
+    return dataclasses.replace(
+        report, rewritten=True, bytes_before=size_before, bytes_after=disk_size(path)
+    )
 
 
 # --------------------------------------------------------------------------

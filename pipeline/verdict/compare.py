@@ -33,6 +33,7 @@ from ..evidence.models import (
     origin_counts,
     sql_literal,
 )
+from .report import describe_empty_selection
 from .rule import default_preregistration_path, load_preregistration
 from .stats import bootstrap_differences, percentile_interval, ratio_of_sums
 
@@ -244,9 +245,10 @@ def _group_sizes(
     dimension: Dimension,
     base: EvidenceFilter,
     min_other_sessions: int,
-) -> tuple[dict[str, int], list[str]]:
-    """Sessions per group value, and (session-level dimensions) the 'on' sessions."""
+) -> tuple[dict[str, int], list[str], int]:
+    """Sessions per group value, (session-level dimensions) the 'on' sessions, all sessions."""
     with EvidenceView(con, base, min_other_sessions=min_other_sessions) as view:
+        total = int(view.query("SELECT count(*) FROM sessions")[0][0])
         if dimension.session_level:
             on = [
                 str(row[0])
@@ -255,8 +257,7 @@ def _group_sizes(
                     "WHERE session_id IS NOT NULL AND (compaction_used OR compaction_failed)"
                 )
             ]
-            total = view.query("SELECT count(*) FROM sessions")[0][0]
-            return {"on": len(on), "off": int(total) - len(on)}, on
+            return {"on": len(on), "off": total - len(on)}, on, total
         parts = " UNION ALL ".join(
             f"SELECT session_id, {dimension.column} AS value FROM {table}"
             for table in dimension.tables
@@ -265,7 +266,13 @@ def _group_sizes(
             f"SELECT value, count(DISTINCT session_id) FROM ({parts}) "
             "WHERE session_id IS NOT NULL AND value IS NOT NULL GROUP BY value"
         )
-    return {str(value): int(n) for value, n in rows}, []
+    return {str(value): int(n) for value, n in rows}, [], total
+
+
+def _nothing_selected(con: duckdb.DuckDBPyConnection, base: EvidenceFilter) -> PipelineError:
+    """The error for filters that leave no session to compare: what was asked, what exists."""
+    reason = describe_empty_selection(con, base) or "no sessions"
+    return PipelineError(f"Nothing to compare: {reason}.")
 
 
 def _group_filter(
@@ -370,6 +377,8 @@ def compare(
         # Each session belongs to one side, by its first span: a session
         # running across the split is not compared with itself.
         on_sessions, total = _split_sessions(con, base, split_date, prereg.min_other_sessions)
+        if not total:
+            raise _nothing_selected(con, base)
         group_sizes = {"before": len(on_sessions), "after": total - len(on_sessions)}
         empty = [g for g in ("before", "after") if group_sizes[g] == 0]
         if empty:
@@ -382,7 +391,9 @@ def compare(
     else:
         dimension = resolve_dimension(by)
         label = dimension.name
-        sizes, on_sessions = _group_sizes(con, dimension, base, prereg.min_other_sessions)
+        sizes, on_sessions, total = _group_sizes(con, dimension, base, prereg.min_other_sessions)
+        if not total:
+            raise _nothing_selected(con, base)
         group_sizes = sizes
         if groups is None:
             ranked = sorted(sizes, key=lambda v: (-sizes[v], v))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
+from ..evidence.inspect import terminal_safe
 from ..evidence.models import (
     EvidenceFilter,
     EvidenceView,
@@ -42,6 +44,7 @@ from .rule import (
 from .stats import Interval, exact_interval, session_intervals
 
 __all__ = [
+    "DATE_FORMS",
     "DEFAULT_DETECTOR_QUALITY",
     "REPORT_SCHEMA",
     "ClusterRow",
@@ -51,8 +54,10 @@ __all__ = [
     "build_report",
     "collection_plan",
     "compute_intervals",
+    "describe_empty_selection",
     "detector_quality_from_data",
     "detector_summary",
+    "explain_empty_report",
     "load_detector_quality",
     "measure_detector_quality",
     "parse_when",
@@ -62,7 +67,7 @@ REPORT_SCHEMA: Final = "recurscope.report/1"
 """Identifies the JSON layout; bumped when a key changes meaning."""
 
 DEFAULT_DETECTOR_QUALITY: Final = Path("data") / "detector-quality.json"
-"""Written by ``recurscope detector-eval --json > data/detector-quality.json``."""
+"""Written by ``recurscope detector-eval --format json > data/detector-quality.json``."""
 
 PRIMITIVE_LABELS: Final = {"contextview": "ContextView", "recurse": "recurse(...)"}
 OUTCOME_LABELS: Final = {
@@ -191,7 +196,7 @@ _METRIC_ALIASES: Final = {
 def load_detector_quality(path: str | Path) -> dict[str, DetectorInfo] | None:
     """Detector precision/recall by metric from ``path``; ``None`` when not measured.
 
-    Reads ``recurscope detector-eval --json`` output: ``scores.ours.overall``
+    Reads ``recurscope detector-eval --format json`` output: ``scores.ours.overall``
     maps ``accessed``, ``contextview_shaped`` and ``op:<name>`` to counts
     with ``precision``, ``recall``, ``tp``/``fn``. Simpler layouts work too:
     metrics at the top level or under ``"metrics"``, per-op metrics under
@@ -227,7 +232,7 @@ def measure_detector_quality() -> dict[str, DetectorInfo] | None:
 
 
 def detector_quality_from_data(data: object) -> dict[str, DetectorInfo] | None:
-    """Detector precision/recall by metric from parsed ``detector-eval --json`` output."""
+    """Detector precision/recall by metric from parsed ``detector-eval --format json`` output."""
     if not isinstance(data, Mapping):
         return None
     scores = data.get("scores")
@@ -526,23 +531,59 @@ def _iso(value: object) -> str | None:
     return str(value)
 
 
-def parse_when(text: str, *, end: bool = False) -> datetime:
-    """A ``--since``/``--until`` value: a date (``2026-03-01``) or a datetime, as naive UTC.
+_AGE: Final = re.compile(r"(\d+)\s*([mhdw])")
+_AGE_UNITS: Final = {
+    "m": timedelta(minutes=1),
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+}
+DATE_FORMS: Final = "2026-03-01, 2026-03-01T09:30:00Z, or an age: 30d, 12h, 90m, 2w"
+"""The date grammar in one line, for messages and help texts."""
 
-    With ``end=True`` a bare date means the end of that day (exclusive bound
-    at the next midnight), so ``--until 2026-03-07`` includes March 7.
+
+def parse_when(text: str, *, end: bool = False, now: datetime | None = None) -> datetime:
+    """A date flag's value as a naive UTC datetime — the one date grammar of the command line.
+
+    Accepts an ISO date (``2026-03-01``: midnight UTC), an ISO datetime with
+    or without a zone (``2026-03-01T09:30:00Z``, ``2026-03-01 10:30+01:00``;
+    naive means UTC), or an age — a whole number of minutes, hours, days or
+    weeks (``90m``, ``12h``, ``30d``, ``2w``) meaning ``now`` minus that.
+    With ``end=True`` a bare date means the end of that day (the exclusive
+    bound at the next midnight), so ``--until 2026-03-07`` includes March 7;
+    datetimes and ages are exact instants either way. ``now`` (aware, or
+    naive UTC) defaults to the current time. Raises :class:`PipelineError`
+    naming the accepted forms.
     """
+    stripped = text.strip()
+    problem = f"not a date: {text!r} (use {DATE_FORMS})"
+    age = _AGE.fullmatch(stripped.lower())
+    if age:
+        reference = now or datetime.now(UTC).replace(microsecond=0)
+        if reference.tzinfo is not None:
+            reference = reference.astimezone(UTC).replace(tzinfo=None)
+        try:
+            return reference - int(age.group(1)) * _AGE_UNITS[age.group(2)]
+        except OverflowError:
+            raise PipelineError(f"out of range: {text!r} reaches back before year 1") from None
     try:
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        day = date.fromisoformat(stripped)
     except ValueError:
-        raise PipelineError(
-            f"{text!r} is not a date or datetime: use 2026-03-01 or 2026-03-01T09:30:00Z."
-        ) from None
+        day = None
+    if day is not None:
+        start = datetime.combine(day, time())
+        if not end:
+            return start
+        try:
+            return start + timedelta(days=1)
+        except OverflowError:
+            raise PipelineError(f"out of range: {text!r} ends after year 9999") from None
+    try:
+        parsed = datetime.fromisoformat(stripped.replace("z", "Z"))
+    except ValueError:
+        raise PipelineError(problem) from None
     if parsed.tzinfo is not None:
         parsed = parsed.astimezone(UTC).replace(tzinfo=None)
-    is_bare_date = len(text.strip()) == 10
-    if end and is_bare_date:
-        parsed = datetime.combine(parsed.date(), time()) + timedelta(days=1)
     return parsed
 
 
@@ -650,6 +691,29 @@ def compute_intervals(prereg: Preregistration, matrix: SessionMatrix) -> dict[st
     )
 
 
+def _report_filter(
+    prereg: Preregistration,
+    has_non_observed: bool,
+    *,
+    since: datetime | None,
+    until: datetime | None,
+    service: str | None,
+    role: str | None,
+    prompt_version: str | None,
+    include_simulated: bool,
+) -> EvidenceFilter:
+    """The evidence a report reads: the pre-registered window, narrowed by the filters."""
+    return EvidenceFilter(
+        since=_later(prereg.window.start, since),
+        until=_earlier(prereg.window.end, until),
+        service=service,
+        role=role,
+        prompt_version=prompt_version,
+        exploratory=any(v is not None for v in (since, until, service, role, prompt_version)),
+        origins=None if include_simulated or not has_non_observed else ("observed",),
+    )
+
+
 INTERVAL_NAMES: Final = {
     "percentile": "percentile",
     "bca": "bias-corrected and accelerated (BCa)",
@@ -689,14 +753,15 @@ def build_report(
     exploratory = any(v is not None for v in (since, until, service, role, prompt_version))
     window_start, window_end = prereg.window.start, prereg.window.end
     non_observed = {o: n for o, n in origin_counts(con).items() if o != "observed"}
-    evidence_filter = EvidenceFilter(
-        since=_later(window_start, since),
-        until=_earlier(window_end, until),
+    evidence_filter = _report_filter(
+        prereg,
+        bool(non_observed),
+        since=since,
+        until=until,
         service=service,
         role=role,
         prompt_version=prompt_version,
-        exploratory=exploratory,
-        origins=None if include_simulated or not non_observed else ("observed",),
+        include_simulated=include_simulated,
     )
     if detector_quality is not None:
         detector: Mapping[str, DetectorInfo] | None = detector_quality
@@ -894,6 +959,183 @@ def build_report(
             else None
         ),
         notes=tuple(notes),
+    )
+
+
+# --------------------------------------------------------------------------
+# Why a selection is empty.
+
+_SELECTION_ROWS: Final = " UNION ALL ".join(
+    f"SELECT session_id, started_at, service_name, role, prompt_version, origin FROM {table} "
+    "WHERE session_id IS NOT NULL"
+    for table in ("calls", "delegations", "trims", "boundary_shifts")
+)
+# Every row a filter can keep, with the columns EvidenceFilter.condition tests.
+
+_MAX_NAMED: Final = 10
+# Values named in a sentence; the rest are counted.
+
+# Filter field -> (what the sentence calls one value, what it calls them all, column).
+_FIELDS: Final = {
+    "service": ("of service", "services", "service_name"),
+    "role": ("with role", "roles", "role"),
+    "prompt_version": ("with prompt version", "prompt versions", "prompt_version"),
+}
+
+
+def _when_text(moment: datetime | None) -> str:
+    return "?" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _range_text(since: datetime | None, until: datetime | None) -> str:
+    if since is not None and until is not None:
+        return f"from {_when_text(since)} to {_when_text(until)} UTC"
+    if since is not None:
+        return f"from {_when_text(since)} UTC on"
+    return f"before {_when_text(until)} UTC"
+
+
+def _quoted(value: str) -> str:
+    return repr(terminal_safe(value))
+
+
+def _present(rows: Sequence[tuple[Any, ...]], total: int, noun: str) -> str:
+    named = ", ".join(f"{_quoted(str(value))} ({int(n):,})" for value, n in rows[:_MAX_NAMED])
+    more = f" and {total - _MAX_NAMED:,} more" if total > _MAX_NAMED else ""
+    return (
+        f"{noun} present, with their sessions: {named}{more}" if named else f"no span names {noun}"
+    )
+
+
+def describe_empty_selection(
+    con: duckdb.DuckDBPyConnection,
+    evidence_filter: EvidenceFilter,
+    *,
+    preregistered: tuple[datetime | None, datetime | None] = (None, None),
+) -> str:
+    """'' when ``evidence_filter`` selects a session, else one sentence: what was asked, what exists.
+
+    For example ``no sessions with role 'reviewer' (roles present, with their
+    sessions: 'coder' (12), 'planner' (3))`` or ``no sessions from
+    2027-01-01 00:00:00 UTC on (spans run from ... to ... UTC)``; when each
+    filter selects sessions alone but not together, it says how many each
+    does. ``preregistered`` is the pre-registered window the filter was
+    narrowed to, named when it is why nothing is left. The filter's
+    ``predicates`` are not considered (a comparison's groups say their own).
+    Values from the store and the filter are made safe to print.
+    """
+    flt = dataclasses.replace(evidence_filter, predicates={})
+    origin_only = EvidenceFilter(origins=flt.origins)
+    singles: dict[str, EvidenceFilter] = {}
+    if flt.since is not None or flt.until is not None:
+        singles["window"] = EvidenceFilter(since=flt.since, until=flt.until, origins=flt.origins)
+    for name in _FIELDS:
+        if getattr(flt, name) is not None:
+            singles[name] = dataclasses.replace(origin_only, **{name: getattr(flt, name)})
+    checks = {"all": EvidenceFilter(), "origin": origin_only, "selected": flt, **singles}
+    counts_sql = ", ".join(
+        f"count(DISTINCT session_id) FILTER (WHERE coalesce({f.condition('calls')}, FALSE))"
+        for f in checks.values()
+    )
+    with EvidenceView(con, EvidenceFilter()) as view:
+        row = view.query(
+            f"WITH selection AS ({_SELECTION_ROWS}) "
+            f"SELECT {counts_sql}, min(started_at), max(started_at) FROM selection"
+        )[0]
+        counts = dict(zip(checks, (int(n) for n in row[: len(checks)]), strict=True))
+        oldest, newest = row[len(checks)], row[len(checks) + 1]
+        if counts["selected"]:
+            return ""
+        if not counts["all"]:
+            return (
+                "no sessions: the store holds no recurscope spans yet (ingest some with "
+                "`recurscope ingest FILE` or send them to `recurscope serve`)"
+            )
+
+        def present(column: str, flt_for: EvidenceFilter, noun: str) -> str:
+            where = f"coalesce({flt_for.condition('calls')}, FALSE) AND {column} IS NOT NULL"
+            values = view.query(
+                f"WITH selection AS ({_SELECTION_ROWS}) SELECT {column}, "
+                f"count(DISTINCT session_id) AS n FROM selection WHERE {where} "
+                f"GROUP BY {column} ORDER BY n DESC, {column}"
+            )
+            return _present(values, len(values), noun)
+
+        if flt.origins is not None and not counts["origin"]:
+            wanted = " or ".join(_quoted(o) for o in flt.origins) or "none"
+            return (
+                f"no sessions with origin {wanted} "
+                f"({present('origin', EvidenceFilter(), 'origins')}; --include-simulated "
+                "adds simulated and replayed spans)"
+            )
+        reasons: list[str] = []
+        start, end = preregistered
+        if "window" in singles and not counts["window"]:
+            if flt.since is not None and flt.until is not None and flt.since >= flt.until:
+                reasons.append(
+                    "no sessions: the asked window lies outside the pre-registered window "
+                    f"({_range_text(start, end)})"
+                    if start is not None or end is not None
+                    else f"no sessions: the window {_range_text(flt.since, flt.until)} is empty "
+                    "(since must be before until)"
+                )
+            else:
+                bounded = (
+                    f"; the pre-registered window is {_range_text(start, end)}"
+                    if start is not None or end is not None
+                    else ""
+                )
+                reasons.append(
+                    f"no sessions {_range_text(flt.since, flt.until)} (spans run from "
+                    f"{_when_text(oldest)} to {_when_text(newest)} UTC{bounded})"
+                )
+        for name, (one, many, column) in _FIELDS.items():
+            if name in singles and not counts[name]:
+                reasons.append(
+                    f"no sessions {one} {_quoted(str(getattr(flt, name)))} "
+                    f"({present(column, origin_only, many)})"
+                )
+        if reasons:
+            return "; ".join(reasons)
+    parts = []
+    for name, count in counts.items():
+        if name == "window":
+            parts.append(f"{count:,} {_range_text(flt.since, flt.until)}")
+        elif name in _FIELDS:
+            parts.append(f"{count:,} {_FIELDS[name][0]} {_quoted(str(getattr(flt, name)))}")
+    return (
+        "no session passes every filter at once, though each selects sessions on its own ("
+        + ", ".join(parts)
+        + ")"
+    )
+
+
+def explain_empty_report(
+    con: duckdb.DuckDBPyConnection,
+    preregistration_path: str | Path,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    service: str | None = None,
+    role: str | None = None,
+    prompt_version: str | None = None,
+    include_simulated: bool = False,
+) -> str:
+    """:func:`describe_empty_selection` for what :func:`build_report` with these arguments reads."""
+    prereg = load_preregistration(preregistration_path)
+    non_observed = any(o != "observed" for o in origin_counts(con))
+    evidence_filter = _report_filter(
+        prereg,
+        non_observed,
+        since=since,
+        until=until,
+        service=service,
+        role=role,
+        prompt_version=prompt_version,
+        include_simulated=include_simulated,
+    )
+    return describe_empty_selection(
+        con, evidence_filter, preregistered=(prereg.window.start, prereg.window.end)
     )
 
 
@@ -1204,7 +1446,7 @@ def _render_markdown(report: Report) -> str:
     lines.append(
         f"- Detector quality: from `{report.detector_quality_source}`."
         if report.detector_quality_source
-        else "- Detector quality: not measured (run `recurscope detector-eval --json > "
+        else "- Detector quality: not measured (run `recurscope detector-eval --format json > "
         "data/detector-quality.json`)."
     )
     lines += [f"- Note: {note}" for note in report.notes]

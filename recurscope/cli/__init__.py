@@ -6,14 +6,22 @@ import argparse. Each module registers its command through an
 ``add_command(subparsers)`` function; this module only assembles them. A
 command whose extra is not installed still shows in ``--help`` and, when run,
 says which extra to install.
+
+The grammar every command follows (``docs/cli.md``): shared flags come from
+:mod:`recurscope.cli._options`; ``--format`` names the output; errors read
+``recurscope COMMAND: error: MESSAGE`` and exit 2 for usage, 1 at run time;
+standard output closed early (``| head``) ends the command quietly with 141.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+from recurscope.cli._options import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_USAGE, fail, run_command
 
 # (module, extra it needs, commands it registers) — in the order --help lists them.
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -46,12 +54,11 @@ examples:
 
 def _missing_extra(name: str, extra: str, error: ImportError) -> argparse.ArgumentParser:
     def run(_: argparse.Namespace) -> int:
-        print(
-            f"recurscope {name} needs the [{extra}] extra: pip install 'recurscope[{extra}]'"
-            f" ({error})",
-            file=sys.stderr,
+        return fail(
+            name,
+            f"this command needs the [{extra}] extra: pip install 'recurscope[{extra}]' ({error})",
+            EXIT_FAILURE,
         )
-        return 2
 
     parser = argparse.ArgumentParser(prog=f"recurscope {name}", add_help=True)
     parser.set_defaults(func=run)
@@ -83,11 +90,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_broken_pipe() -> int:
+    """Standard output was closed early (``| head``): no traceback, and exit 141.
+
+    Python's recipe: point stdout at /dev/null so the flush at exit cannot
+    fail again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a file descriptor (a test's capture): nothing to flush
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
-    if func is None:
-        parser.print_help()
-        return 2
-    return int(func(args) or 0)
+    """Run one command; returns its exit code (0 ok, 1 failure, 2 usage, 141 broken pipe)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        func = getattr(args, "func", None)
+        if func is None:
+            parser.print_help()
+            code = EXIT_USAGE
+        else:
+            # Commands wrap themselves with run_command; wrapping again is a
+            # no-op for them and the one error form for any that do not.
+            code = run_command(str(args.command), func)(args)
+        sys.stdout.flush()  # a pipe closed at exit fails here, not in the interpreter
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    return code

@@ -4,50 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from recurscope.cli.report import add_common_arguments, db_path, note_snapshot, write_output
-from recurscope.pipeline.errors import PipelineError
+from recurscope.cli._options import UsageError, command, note_snapshot, parse_when_arg
+from recurscope.cli.report import add_common_arguments, filters, write_output
 from recurscope.pipeline.store.locking import read_connection
-from recurscope.pipeline.verdict.compare import (
-    DIMENSIONS,
-    compare,
-)
-from recurscope.pipeline.verdict.report import parse_when
+from recurscope.pipeline.verdict.compare import DIMENSIONS, compare
 
 
-def _run_compare(args: argparse.Namespace) -> int:
+@command("compare")
+def run_compare_command(args: argparse.Namespace) -> int:
+    """The ``compare`` command: 0 with a comparison, 1 when there is nothing to compare."""
     if not args.by and not args.split_date:
-        print("recurscope compare: give --by DIMENSION or --split-date DATE", file=sys.stderr)
-        return 2
+        raise UsageError("give --by DIMENSION or --split-date WHEN")
     if args.by and args.split_date:
-        print(
-            "recurscope compare: give either --by DIMENSION or --split-date DATE, not both "
-            "(a date split groups by time)",
-            file=sys.stderr,
+        raise UsageError(
+            "give either --by DIMENSION or --split-date WHEN, not both (a date split groups by time)"
         )
-        return 2
-    db = db_path(args.db)
-    try:
-        split = parse_when(args.split_date) if args.split_date else None
-        with read_connection(db) as view:
-            note_snapshot(view, "compare")
-            result = compare(
-                view.connection,
-                args.by or "date",
-                groups=(args.groups[0], args.groups[1]) if args.groups else None,
-                split_date=split,
-                preregistration_path=args.prereg,
-                since=parse_when(args.since) if args.since else None,
-                until=parse_when(args.until, end=True) if args.until else None,
-                service=args.service,
-                role=args.role,
-                prompt_version=args.prompt_version,
-                include_simulated=args.include_simulated,
-            )
-    except PipelineError as error:
-        print(f"recurscope compare: {error}", file=sys.stderr)
-        return 2
+    selection = filters(args)
+    with read_connection(args.db) as view:
+        note_snapshot(view, "compare")
+        result = compare(
+            view.connection,
+            args.by or "date",
+            groups=(args.groups[0], args.groups[1]) if args.groups else None,
+            split_date=args.split_date,
+            preregistration_path=args.prereg,
+            **selection,
+        )
     text = (
         json.dumps(result.to_dict(), indent=2) + "\n"
         if args.format == "json"
@@ -74,7 +57,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common_arguments(parser)
-    parser.add_argument("--by", default=None, help="dimension or attribute to group by")
+    parser.add_argument(
+        "--by", metavar="DIMENSION", default=None, help="dimension or attribute to group by"
+    )
     parser.add_argument(
         "--groups",
         nargs=2,
@@ -83,6 +68,10 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="the two values to compare (default: the two with most sessions)",
     )
     parser.add_argument(
-        "--split-date", default=None, help="compare spans before vs from this date/time"
+        "--split-date",
+        type=parse_when_arg,
+        metavar="WHEN",
+        default=None,
+        help="compare sessions starting before vs from this moment (same forms as --since)",
     )
-    parser.set_defaults(func=_run_compare)
+    parser.set_defaults(func=run_compare_command)

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from recurscope.cli._options import (
+    add_db_option,
+    add_detector_quality_option,
+    add_include_simulated_option,
+    add_prereg_option,
+    command,
+)
 from recurscope.dashboards.cli import (
     DEFAULT_DEMO_DB,
     DEFAULT_HOST,
@@ -14,7 +20,6 @@ from recurscope.dashboards.cli import (
     prepare_demo,
     serve_dashboard,
 )
-from recurscope.pipeline.errors import PipelineError
 
 
 def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,57 +36,51 @@ def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+@command("dashboard", errors=(DashboardError,))
 def _run_dashboard(args: argparse.Namespace) -> int:
     from recurscope.pipeline.store.database import resolve_db_path
 
     db = resolve_db_path(args.db)
-    try:
-        return int(
-            serve_dashboard(
-                db,
-                host=args.host,
-                port=args.port,
-                open_browser=not args.no_browser,
-                preregistration=args.prereg,
-                detector_quality=args.detector_quality,
-                include_simulated=args.include_simulated,
-            )
+    return int(
+        serve_dashboard(
+            db,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+            preregistration=args.prereg,
+            detector_quality=args.detector_quality,
+            include_simulated=args.include_simulated,
         )
-    except (PipelineError, DashboardError) as error:
-        print(f"recurscope dashboard: {error}", file=sys.stderr)
-        return 2
+    )
 
 
+@command("demo", errors=(DashboardError,))
 def _run_demo(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else DEFAULT_DEMO_DB
-    try:
-        print(f"recurscope demo: preparing simulated demo data in {db} ...", flush=True)
-        demo = prepare_demo(db, seed=args.seed, sessions=args.sessions)
-        print(
-            f"recurscope demo: {demo.sessions} sessions, {demo.runs} runs over {demo.days} days, "
-            f"{demo.spans:,} spans (all marked simulated) ready in {demo.seconds:.1f} s",
-            flush=True,
+    print(f"recurscope demo: preparing simulated demo data in {db} ...", flush=True)
+    demo = prepare_demo(db, seed=args.seed, sessions=args.sessions)
+    print(
+        f"recurscope demo: {demo.sessions} sessions, {demo.runs} runs over {demo.days} days, "
+        f"{demo.spans:,} spans (all marked simulated) ready in {demo.seconds:.1f} s",
+        flush=True,
+    )
+    quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
+    print(
+        f"  verdict as Markdown: recurscope report --db {db}{quality} --include-simulated",
+        flush=True,
+    )
+    if args.prepare_only:
+        return 0
+    return int(
+        serve_dashboard(
+            db,
+            host=args.host,
+            port=args.port,
+            open_browser=not args.no_browser,
+            detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
+            include_simulated=True,
         )
-        quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
-        print(
-            f"  verdict as Markdown: recurscope report --db {db}{quality} --include-simulated",
-            flush=True,
-        )
-        if args.prepare_only:
-            return 0
-        return int(
-            serve_dashboard(
-                db,
-                host=args.host,
-                port=args.port,
-                open_browser=not args.no_browser,
-                detector_quality=str(demo.detector_quality) if demo.detector_quality else "",
-                include_simulated=True,
-            )
-        )
-    except (PipelineError, DashboardError) as error:
-        print(f"recurscope demo: {error}", file=sys.stderr)
-        return 2
+    )
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,22 +96,11 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         epilog="example: recurscope dashboard --db data/recurscope.duckdb --port 8501",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    dashboard.add_argument(
-        "--db",
-        default=None,
-        help="DuckDB store (default: $RECURSCOPE_DB or data/recurscope.duckdb)",
-    )
-    dashboard.add_argument(
-        "--prereg", default=None, help="pre-registration TOML (default: data/preregistration.toml)"
-    )
-    dashboard.add_argument(
-        "--detector-quality",
-        default=None,
-        help="detector precision/recall JSON (default: data/detector-quality.json)",
-    )
-    dashboard.add_argument(
-        "--include-simulated",
-        action="store_true",
+    add_db_option(dashboard, read_only=True)
+    add_prereg_option(dashboard)
+    add_detector_quality_option(dashboard)
+    add_include_simulated_option(
+        dashboard,
         help="start with simulated and replayed spans included (a sidebar toggle; off: "
         "observed spans only, like `recurscope report`)",
     )
@@ -130,12 +118,14 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         epilog="example: recurscope demo --no-browser --port 8502",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    demo.add_argument(
-        "--db", default=None, help=f"demo store to (re)build (default: {DEFAULT_DEMO_DB})"
+    add_db_option(
+        demo, help=f"the demo store to (re)build (default: {DEFAULT_DEMO_DB}; not $RECURSCOPE_DB)"
     )
-    demo.add_argument("--seed", type=int, default=7, help="seed of the simulated data (default 7)")
     demo.add_argument(
-        "--sessions", type=int, default=160, help="sessions to simulate (default 160)"
+        "--seed", type=int, default=7, metavar="N", help="seed of the simulated data (default 7)"
+    )
+    demo.add_argument(
+        "--sessions", type=int, default=160, metavar="N", help="sessions to simulate (default 160)"
     )
     demo.add_argument(
         "--prepare-only",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from recurscope.cli._options import add_format_option, command
 from recurscope.instrumentation.analysis.evaluate import (
     REFERENCE_ENV,
     CorpusError,
@@ -15,13 +16,11 @@ from recurscope.instrumentation.analysis.evaluate import (
 )
 
 
-def _run(args: argparse.Namespace) -> int:
-    try:
-        report = evaluate(args.corpus or default_corpus_dir(), args.reference)
-    except CorpusError as exc:
-        print(f"recurscope detector-eval: {exc}", file=sys.stderr)
-        return 2
-    sys.stdout.write(report.to_json() + "\n" if args.json else format_markdown(report))
+@command("detector-eval", errors=(CorpusError,))
+def run_detector_eval_command(args: argparse.Namespace) -> int:
+    """The ``detector-eval`` command: 0 with a report, 1 when the corpus cannot be read."""
+    report = evaluate(args.corpus or default_corpus_dir(), args.reference)
+    sys.stdout.write(report.to_json() + "\n" if args.format == "json" else format_markdown(report))
     return 0
 
 
@@ -37,20 +36,22 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
             "disagreement listed. Reference entries are read from the reference "
             "logs and skipped (and named) when those are absent."
         ),
-        epilog="Example: recurscope detector-eval --corpus data/detector-corpus --json",
+        epilog="Example: recurscope detector-eval --corpus data/detector-corpus --format json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--corpus",
+        metavar="DIR",
         default=None,
         help="folder holding labels.json (default: data/detector-corpus here, else the "
         "corpus shipped with recurscope)",
     )
     parser.add_argument(
         "--reference",
+        metavar="DIR",
         default=default_reference_dir(),
         help=f"reference folder with recurgent/logs (default: ${REFERENCE_ENV}, "
         "else ../shared/reference when it exists)",
     )
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.set_defaults(func=_run)
+    add_format_option(parser, ("md", "json"), "md")
+    parser.set_defaults(func=run_detector_eval_command)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from recurscope.pipeline.errors import PipelineError
-from recurscope.pipeline.store.database import DB_ENV_VAR, DEFAULT_DB_PATH
+from recurscope.cli._options import add_db_option, command
 from recurscope.pipeline.store.export import (
     COMPRESSIONS,
     ExportReport,
@@ -31,11 +29,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the Parquet files")
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
-    )
+    add_db_option(parser, read_only=True)
     parser.add_argument(
         "--table",
         action="append",
@@ -57,22 +51,19 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.set_defaults(func=run_export_command)
 
 
+@command("export")
 def run_export_command(args: argparse.Namespace) -> int:
     """The ``export`` command: 0 on success, 1 when the store or the folder fails."""
-    try:
-        with read_connection(args.db) as view:
-            report = export_tables(
-                view.connection,
-                args.out,
-                tables=args.tables,
-                include_bookkeeping=args.include_bookkeeping,
-                compression=args.compression,
-            )
-            if view.source != "live":
-                report = ExportReport(report.tables, report.skipped, view.source, view.describe())
-    except PipelineError as error:
-        print(f"recurscope export: error: {error}", file=sys.stderr)
-        return 1
+    with read_connection(args.db) as view:
+        report = export_tables(
+            view.connection,
+            args.out,
+            tables=args.tables,
+            include_bookkeeping=args.include_bookkeeping,
+            compression=args.compression,
+        )
+        if view.source != "live":
+            report = ExportReport(report.tables, report.skipped, view.source, view.describe())
     for table in report.tables:
         print(f"  {table.table:<32} {table.rows:>12,} rows  {table.path}")
     print(report.summary())

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from recurscope.cli._options import parse_size, parse_size_or_zero
-from recurscope.pipeline.decode.formats import (
-    FormatOptions,
-    format_names,
+from recurscope.cli._options import (
+    add_db_option,
+    add_input_format_option,
+    add_lock_timeout_option,
+    command,
+    fail,
+    lock_wait,
+    parse_size,
+    parse_size_or_zero,
 )
-from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.decode.formats import FormatOptions
 from recurscope.pipeline.ingest.files import (
     DEFAULT_BATCH_SIZE,
     ingest,
@@ -22,11 +27,7 @@ from recurscope.pipeline.ingest.parallel import (
 from recurscope.pipeline.records import (
     DecodeLimits,
 )
-from recurscope.pipeline.store.database import (
-    DB_ENV_VAR,
-    DEFAULT_DB_PATH,
-)
-from recurscope.pipeline.store.locking import DEFAULT_LOCK_TIMEOUT, open_for_writing
+from recurscope.pipeline.store.locking import open_for_writing
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,17 +49,8 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="file, directory, glob, or - for stdin"
     )
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
-    )
-    parser.add_argument(
-        "--format",
-        default="auto",
-        choices=["auto", *format_names()],
-        help="input format (default: auto-detect per file)",
-    )
+    add_db_option(parser)
+    add_input_format_option(parser)
     parser.add_argument(
         "--batch-size",
         type=int,
@@ -109,20 +101,10 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--max-compression-ratio",
         type=float,
         default=defaults.max_compression_ratio,
-        metavar="R",
+        metavar="RATIO",
         help="largest gzip decompression ratio past the first 16MiB (default: 1000)",
     )
-    parser.add_argument(
-        "--lock-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help=(
-            "wait this long for another process to release the store (default: "
-            f"{DEFAULT_LOCK_TIMEOUT:g} s for recurscope processes and readers, no wait for "
-            "other programs writing it; giving a value waits for any holder)"
-        ),
-    )
+    add_lock_timeout_option(parser)
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -144,6 +126,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.set_defaults(func=run_ingest_command)
 
 
+@command("ingest")
 def run_ingest_command(args: argparse.Namespace) -> int:
     """The ``ingest`` command: returns the process exit code."""
     limits = DecodeLimits(
@@ -152,52 +135,35 @@ def run_ingest_command(args: argparse.Namespace) -> int:
         max_decompressed_bytes=args.max_decompressed_bytes,
         max_compression_ratio=args.max_compression_ratio,
     )
-    explicit = args.lock_timeout is not None
 
     def waiting(message: str) -> None:
         print(f"recurscope ingest: {message}", file=sys.stderr, flush=True)
 
-    try:
-        # Writers take turns (docs/concurrency.md): wait for the holder, publish
-        # snapshots for readers while writing, and one more when letting go.
-        with open_for_writing(
-            args.db,
-            kind="recurscope ingest",
-            lock_timeout=args.lock_timeout if explicit else DEFAULT_LOCK_TIMEOUT,
-            wait_for_other_programs=explicit,
-            on_wait=waiting,
-        ) as session:
-            report = ingest(
-                args.paths,
-                session.store,
-                format=args.format,
-                limits=limits,
-                batch_size=args.batch_size,
-                progress=args.progress,
-                after_write=session.after_write,
-                workers=args.workers,
-                parallel_after=args.parallel_after,
-                options=FormatOptions(
-                    session=getattr(args, "session", None),
-                    capture_content=getattr(args, "capture_content", False),
-                ),
-            )
-    except PipelineError as error:
-        print(f"recurscope ingest: error: {error}", file=sys.stderr)
-        return 1
+    # Writers take turns (docs/concurrency.md): wait for the holder, publish
+    # snapshots for readers while writing, and one more when letting go.
+    with open_for_writing(
+        args.db, kind="recurscope ingest", on_wait=waiting, **lock_wait(args)
+    ) as session:
+        report = ingest(
+            args.paths,
+            session.store,
+            format=args.input_format,
+            limits=limits,
+            batch_size=args.batch_size,
+            progress=args.progress,
+            after_write=session.after_write,
+            workers=args.workers,
+            parallel_after=args.parallel_after,
+            options=FormatOptions(
+                session=getattr(args, "session", None),
+                capture_content=getattr(args, "capture_content", False),
+            ),
+        )
     for source in report.failed:
-        print(f"recurscope ingest: error: {source.source}: {source.note}", file=sys.stderr)
+        fail("ingest", f"{source.source}: {source.note}")
     print(report.summary_line())
-    if report.rows_quarantined:
-        ids = ", ".join(str(s.ingest_id) for s in report.sources if s.rows_quarantined)
-        print(
-            f"  inspect quarantined records: SELECT Source, Line, Reason, Detail FROM quarantine "
-            f"WHERE IngestId IN ({ids})",
-            file=sys.stderr,
-        )
+    for line in report.details_lines():
+        print(line)
     if report.nothing_read and not report.failed:
-        print(
-            "recurscope ingest: error: nothing could be read (every record was quarantined)",
-            file=sys.stderr,
-        )
+        fail("ingest", "nothing could be read (every record was quarantined)")
     return int(report.exit_code)

@@ -15,8 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from recurscope.cli import _inspect_common as _common
-from recurscope.pipeline.errors import PipelineError
+from recurscope.cli import _options
 from recurscope.pipeline.evidence.inspect import (
     QuarantineCount,
     QuarantineFilter,
@@ -25,6 +24,7 @@ from recurscope.pipeline.evidence.inspect import (
     list_quarantine,
     quarantine_summary,
 )
+from recurscope.pipeline.store.database import resolve_db_path
 from recurscope.pipeline.store.locking import read_connection
 
 DEFAULT_LIMIT = 20
@@ -75,26 +75,24 @@ def _source_arg(text: str | None) -> str | None:
     return os.path.abspath(text)
 
 
+@_options.command("quarantine")
 def _run(args: argparse.Namespace) -> int:
     limit = None if args.limit == 0 else args.limit
     flt = QuarantineFilter(source=_source_arg(args.source), reason=args.reason)
-    try:
-        with read_connection(_common.db_path(args.db)) as view:
-            _common.note_snapshot(view, "quarantine")
-            con = view.connection
-            counts = quarantine_summary(con, source=flt.source, reason=flt.reason)
-            records: list[QuarantineRecord] = []
-            if not args.summary and counts:
-                records = list_quarantine(
-                    con,
-                    source=flt.source,
-                    reason=flt.reason,
-                    limit=None if limit is None else limit,
-                    excerpt_chars=args.excerpt_chars,
-                )
-            empty = describe_empty(con, flt) if not counts else ""
-    except PipelineError as error:
-        return _common.fail("quarantine", error)
+    with read_connection(resolve_db_path(args.db)) as view:
+        _options.note_snapshot(view, "quarantine")
+        con = view.connection
+        counts = quarantine_summary(con, source=flt.source, reason=flt.reason)
+        records: list[QuarantineRecord] = []
+        if not args.summary and counts:
+            records = list_quarantine(
+                con,
+                source=flt.source,
+                reason=flt.reason,
+                limit=limit,
+                excerpt_chars=args.excerpt_chars,
+            )
+        empty = describe_empty(con, flt) if not counts else ""
     total = sum(c.records for c in counts)
     if args.format == "json":
         payload = {
@@ -114,8 +112,9 @@ def _run(args: argparse.Namespace) -> int:
         )
     if not counts:
         # Nothing quarantined is good news, not a failure — unless a filter asked for something.
+        if flt.source is not None or flt.reason is not None:
+            return _options.fail("quarantine", empty)
         print(f"recurscope quarantine: {empty or 'nothing quarantined'}", file=sys.stderr)
-        return 1 if (flt.source is not None or flt.reason is not None) else 0
     return 0
 
 
@@ -138,7 +137,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _common.add_db_argument(parser)
+    _options.add_db_option(parser, read_only=True)
     parser.add_argument(
         "--source",
         metavar="SOURCE",
@@ -149,17 +148,17 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--summary", action="store_true", help="the counts only, no records")
     parser.add_argument(
         "--limit",
-        type=_common.non_negative_int,
+        type=_options.non_negative_int,
         default=DEFAULT_LIMIT,
         metavar="N",
         help=f"at most N records, the most recent (default: {DEFAULT_LIMIT}; 0: all)",
     )
     parser.add_argument(
         "--excerpt-chars",
-        type=_common.positive_int,
+        type=_options.positive_int,
         default=200,
         metavar="N",
         help="characters of each record's excerpt to show (default: 200)",
     )
-    _common.add_format_argument(parser, ("text", "json"), "text")
+    _options.add_format_option(parser, ("text", "json"), "text")
     parser.set_defaults(func=_run)

@@ -10,8 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from recurscope.cli._options import parse_size
-from recurscope.pipeline.errors import PipelineError
+from recurscope.cli._options import add_db_option, command, fail, parse_size
 from recurscope.pipeline.ingest.receiver import (
     DEFAULT_GRPC_PORT,
     DEFAULT_HOST,
@@ -21,21 +20,13 @@ from recurscope.pipeline.ingest.receiver import (
     Receiver,
     ReceiverConfig,
 )
-from recurscope.pipeline.store.database import (
-    DB_ENV_VAR,
-    DEFAULT_DB_PATH,
-)
 
 _log = logging.getLogger("recurscope.serve")
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = ReceiverConfig()
-    parser.add_argument(
-        "--db",
-        metavar="PATH",
-        help=f"the DuckDB store (default: ${DB_ENV_VAR}, else {DEFAULT_DB_PATH})",
-    )
+    add_db_option(parser)
     parser.add_argument(
         "--host", default=DEFAULT_HOST, help=f"address to listen on (default: {DEFAULT_HOST})"
     )
@@ -229,6 +220,7 @@ def _config_from_args(args: argparse.Namespace) -> ReceiverConfig:
     )
 
 
+@command("serve", errors=(GrpcListenError,))
 def run_serve_command(args: argparse.Namespace) -> int:
     """The ``serve`` command: runs until SIGTERM/SIGINT; returns the exit code."""
     if not _log.handlers:  # once per process, however often the command runs
@@ -241,20 +233,15 @@ def run_serve_command(args: argparse.Namespace) -> int:
     receiver = Receiver(config)
     try:
         receiver.start()
-    except PipelineError as error:
-        print(f"recurscope serve: error: {error}", file=sys.stderr)
-        return 1
-    except GrpcListenError as error:
-        print(f"recurscope serve: error: {error}", file=sys.stderr)
-        return 1
+    except GrpcListenError:
+        raise  # its own message names the gRPC port
     except OSError as error:
-        print(
-            f"recurscope serve: error: cannot listen on {config.host}:{config.port}: "
+        return fail(
+            "serve",
+            f"cannot listen on {config.host}:{config.port}: "
             f"{error.strerror or error}. Another receiver or collector may use that port: "
             "stop it, or pick another with --port.",
-            file=sys.stderr,
         )
-        return 1
     stop = threading.Event()
     signals_seen = 0
 

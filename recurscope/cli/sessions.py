@@ -14,14 +14,14 @@ import json
 import sys
 from collections.abc import Sequence
 
-from recurscope.cli import _inspect_common as _common
-from recurscope.pipeline.errors import PipelineError
+from recurscope.cli import _options
 from recurscope.pipeline.evidence.inspect import (
     SessionFilter,
     SessionSummary,
     describe_empty,
     list_sessions,
 )
+from recurscope.pipeline.store.database import resolve_db_path
 from recurscope.pipeline.store.locking import read_connection
 
 ORIGINS = ("observed", "simulated", "replayed")
@@ -73,27 +73,25 @@ def render_table(rows: Sequence[SessionSummary]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@_options.command("sessions")
 def _run(args: argparse.Namespace) -> int:
     limit = None if args.limit == 0 else args.limit
-    try:
-        since, until = _common.window(args.since, args.until)
-        flt = SessionFilter.of(
-            since=since, until=until, origins=args.origin or None, service=args.service
+    _options.check_window(args.since, args.until)
+    flt = SessionFilter.of(
+        since=args.since, until=args.until, origins=args.origin or None, service=args.service
+    )
+    with read_connection(resolve_db_path(args.db)) as view:
+        _options.note_snapshot(view, "sessions")
+        # One more than shown: to say that the list was cut.
+        rows = list_sessions(
+            view.connection,
+            since=flt.since,
+            until=flt.until,
+            origins=flt.origins,
+            service=flt.service,
+            limit=None if limit is None else limit + 1,
         )
-        with read_connection(_common.db_path(args.db)) as view:
-            _common.note_snapshot(view, "sessions")
-            # One more than shown: to say that the list was cut.
-            rows = list_sessions(
-                view.connection,
-                since=flt.since,
-                until=flt.until,
-                origins=flt.origins,
-                service=flt.service,
-                limit=None if limit is None else limit + 1,
-            )
-            empty = describe_empty(view.connection, flt) if not rows else ""
-    except PipelineError as error:
-        return _common.fail("sessions", error)
+        empty = describe_empty(view.connection, flt) if not rows else ""
     more = limit is not None and len(rows) > limit
     rows = rows[:limit] if limit is not None else rows
     if args.format == "json":
@@ -106,8 +104,7 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if not rows:
-        print(f"recurscope sessions: {empty or 'no sessions'}", file=sys.stderr)
-        return 1
+        return _options.fail("sessions", empty or "no sessions in the store")
     return 0
 
 
@@ -130,8 +127,8 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _common.add_db_argument(parser)
-    _common.add_window_arguments(parser)
+    _options.add_db_option(parser, read_only=True)
+    _options.add_window_options(parser, what="sessions with spans")
     parser.add_argument(
         "--origin",
         action="append",
@@ -141,10 +138,10 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--service", metavar="NAME", help="only sessions of this service.name")
     parser.add_argument(
         "--limit",
-        type=_common.non_negative_int,
+        type=_options.non_negative_int,
         default=DEFAULT_LIMIT,
         metavar="N",
         help=f"at most N sessions, the most recent (default: {DEFAULT_LIMIT}; 0: all)",
     )
-    _common.add_format_argument(parser, ("text", "json"), "text")
+    _options.add_format_option(parser, ("text", "json"), "text")
     parser.set_defaults(func=_run)

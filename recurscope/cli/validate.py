@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from recurscope.pipeline.decode.formats import (
-    format_names,
+from recurscope.cli._options import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    add_format_option,
+    add_input_format_option,
+    command,
+    fail,
 )
 from recurscope.pipeline.decode.validate import (
     ValidationReport,
@@ -28,36 +32,32 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
             "name) and values outside an attribute's vocabulary. Reads any format "
             "`recurscope ingest` reads. Exits 1 when any span fails."
         ),
-        epilog="Example: recurscope validate spans-from-ruby.jsonl",
+        epilog="Example: recurscope validate spans-from-ruby.jsonl --format json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="span file(s) to check")
-    parser.add_argument(
-        "--format",
-        default="auto",
-        choices=["auto", *format_names()],
-        help="input format (default: auto-detect per file)",
-    )
-    parser.add_argument("--json", action="store_true", help="print a JSON report instead")
+    add_format_option(parser, ("text", "json"), "text")
+    add_input_format_option(parser)
     parser.add_argument("--verbose", "-v", action="store_true", help="list passing spans too")
     parser.set_defaults(func=run_validate_command)
 
 
+@command("validate")
 def run_validate_command(args: argparse.Namespace) -> int:
     """The ``validate`` command: 0 when every span of every file passes, else 1."""
     reports: list[ValidationReport] = []
-    status = 0
+    status = EXIT_OK
     for name in args.files:
         try:
-            report = validate_file(name, format=args.format)
+            report = validate_file(name, format=args.input_format)
         except (OSError, IngestError) as error:
-            print(f"recurscope validate: error: {name}: {error}", file=sys.stderr)
-            status = 1
+            # One unreadable file of several: said, and the others still checked.
+            status = fail("validate", f"{name}: {error}", EXIT_FAILURE)
             continue
         reports.append(report)
         if not report.ok:
-            status = 1
-    if args.json:
+            status = EXIT_FAILURE
+    if args.format == "json":
         print(json.dumps([r.as_json() for r in reports], indent=2))
     else:
         for report in reports:
