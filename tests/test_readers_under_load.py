@@ -2,7 +2,8 @@
 
 A real ``recurscope serve`` stores spans that the OTel SDK keeps exporting
 (recurscope spans from the instrumentation, two roles), while ``report``,
-``compare`` and ``export`` run again and again as separate processes. Each
+``compare``, ``export``, ``sessions`` and ``quarantine`` run again and again as
+separate processes. Each
 must succeed without ever printing a lock error: while the receiver holds
 the store they read its latest snapshot and say so.
 """
@@ -76,7 +77,7 @@ def _roles_stored(db: Path) -> int:
 @pytest.mark.integration
 @pytest.mark.slow
 def test_read_commands_never_meet_a_lock_while_serve_writes(tmp_path: Path) -> None:
-    """report, compare and export succeed in a loop beside a busy receiver."""
+    """report, compare, export, sessions and quarantine succeed in a loop beside a busy receiver."""
     db = tmp_path / "busy.duckdb"
     stop = threading.Event()
     sent: list[int] = []
@@ -93,6 +94,8 @@ def test_read_commands_never_meet_a_lock_while_serve_writes(tmp_path: Path) -> N
                     ("report", "--db", str(db), "--format", "json"),
                     ("compare", "--db", str(db), "--by", "role"),
                     ("export", "--db", str(db), "--out", str(tmp_path / f"export-{round_}")),
+                    ("sessions", "--db", str(db), "--format", "json"),
+                    ("quarantine", "--db", str(db), "--summary"),
                 ):
                     result = _cli(*args, cwd=tmp_path)
                     text = result.stdout + result.stderr
