@@ -1,4 +1,4 @@
-"""The few errors the pipeline raises.
+"""The errors the pipeline raises, all in one place.
 
 Bad *content* never raises: it goes to the ``quarantine`` table with a reason.
 These classes are for problems a caller has to act on, and every message says
@@ -10,9 +10,15 @@ from __future__ import annotations
 __all__ = [
     "IngestError",
     "PipelineError",
+    "PreregistrationError",
     "SchemaVersionError",
+    "SpoolError",
+    "SpoolFullError",
+    "SpoolLockedError",
     "StoreError",
     "StoreLockedError",
+    "StoreUnavailableError",
+    "UnknownSessionError",
 ]
 
 
@@ -58,3 +64,32 @@ class StoreLockedError(StoreError):
 
 class SchemaVersionError(StoreError):
     """The file's schema is newer than this code, or older and opened read-only."""
+
+
+class PreregistrationError(PipelineError):
+    """The pre-registration file is missing or malformed; the message says what to fix."""
+
+
+class SpoolError(PipelineError):
+    """The spool directory cannot be used (unwritable, corrupt beyond repair)."""
+
+
+class SpoolLockedError(SpoolError):
+    """Another receiver uses this spool directory; the message names it."""
+
+
+class SpoolFullError(SpoolError):
+    """The disk refused the write (full or quota): the request was not spooled."""
+
+
+class StoreUnavailableError(StoreError):
+    """Neither the live store nor a snapshot can be read right now; the message says why."""
+
+
+class UnknownSessionError(StoreError):
+    """``prune --session ID`` found nothing of that session; the message lists known ones."""
+
+    def __init__(self, message: str, *, session: str, known: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.session = session
+        self.known = known

@@ -46,7 +46,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import BinaryIO, Final, Self
 
-from ..errors import PipelineError
+from ..errors import SpoolError, SpoolFullError, SpoolLockedError
 
 __all__ = [
     "HEADER_SIZE",
@@ -78,18 +78,6 @@ DEFAULT_SEGMENT_BYTES: Final = 64 * 1024 * 1024
 
 _MAX_RECORD: Final = 1 << 31
 """Sanity bound when reading: a larger length field can only be corruption."""
-
-
-class SpoolError(PipelineError):
-    """The spool directory cannot be used (unwritable, corrupt beyond repair)."""
-
-
-class SpoolLockedError(SpoolError):
-    """Another receiver uses this spool directory; the message names it."""
-
-
-class SpoolFullError(SpoolError):
-    """The disk refused the write (full or quota): the request was not spooled."""
 
 
 def default_spool_dir(db_path: Path) -> Path:

@@ -41,7 +41,7 @@ from typing import Final, Literal, Self
 
 import duckdb
 
-from ..errors import StoreError, StoreLockedError
+from ..errors import StoreError, StoreLockedError, StoreUnavailableError
 from .database import Store, describe_process, resolve_db_path
 
 __all__ = [
@@ -82,10 +82,6 @@ _BACKOFF_MAX: Final = 0.5
 
 DataVersion = tuple[int, int, int]
 """``(max IngestId, total records read, ingest_log rows)``: only ever grows as data lands."""
-
-
-class StoreUnavailableError(StoreError):
-    """Neither the live store nor a snapshot can be read right now; the message says why."""
 
 
 # --------------------------------------------------------------------------

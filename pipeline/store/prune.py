@@ -41,7 +41,7 @@ from typing import Final, Literal
 import duckdb
 
 from ...instrumentation import semconv as sc
-from ..errors import StoreError
+from ..errors import StoreError, UnknownSessionError
 from .database import Store
 from .locking import DEFAULT_LOCK_TIMEOUT, WriteSession, companions, open_for_writing
 
@@ -69,15 +69,6 @@ _RELATIVE: Final = re.compile(r"(\d+)\s*([dhw])")
 _KNOWN_SHOWN: Final = 5
 
 Mode = Literal["before", "session"]
-
-
-class UnknownSessionError(StoreError):
-    """``prune --session ID`` found nothing of that session; the message lists known ones."""
-
-    def __init__(self, message: str, *, session: str, known: tuple[str, ...]) -> None:
-        super().__init__(message)
-        self.session = session
-        self.known = known
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from ..errors import PipelineError
+from ..errors import PreregistrationError
 from .stats import INTERVAL_METHODS, Interval, further_sessions
 
 __all__ = [
@@ -56,10 +56,6 @@ PRIMITIVES: Final = ("contextview", "recurse")
 
 Outcome = Literal["justified", "not_justified", "insufficient_evidence"]
 Side = Literal["above", "below", "straddles", "no_data"]
-
-
-class PreregistrationError(PipelineError):
-    """The pre-registration file is missing or malformed; the message says what to fix."""
 
 
 @dataclass(frozen=True, slots=True)
