@@ -38,6 +38,7 @@ from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.store.database import DEFAULT_DB_PATH, Store
 from recurscope.pipeline.store.locking import companions, open_for_writing
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 __all__ = [
     "DEFAULT_DEMO_DB",
@@ -394,7 +395,7 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
     # can be re-ingested or sent elsewhere. They are rewritten on every run.
     spans_dir, quality_file = demo_files(path)
     data = write_demo_spans(spans_dir, seed=seed, sessions=sessions, first_day=first_day)
-    with open_for_writing(path, kind="recurscope demo") as session:
+    with open_for_writing(path, kind="recurscope demo", upkeep=EvidenceUpkeep()) as session:
         report = ingest(
             list(data.files), session.store, progress=False, after_write=session.after_write
         )

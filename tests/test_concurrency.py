@@ -27,6 +27,7 @@ from recurscope.pipeline.store.locking import (
     waiting_writers,
 )
 from recurscope.pipeline.testing import ReceiverProcess, write_jsonl
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 # A writer in another process that registers like `recurscope ingest` and holds the
 # store until told to stop (a line on stdin) or for a number of seconds.
@@ -106,7 +107,7 @@ def store_with_snapshot(tmp_path: Path) -> Path:
     """A store holding 100 spans whose snapshot has been published."""
     db = tmp_path / "shared.duckdb"
     write_jsonl(tmp_path / "seed.jsonl", 100, seed=99)
-    with open_for_writing(db, kind="test") as session:
+    with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
         ingest([tmp_path / "seed.jsonl"], session.store, progress=False)
         session.mark_dirty()
     assert companions(db).snapshot.exists()
@@ -241,7 +242,7 @@ class TestWriters:
         then the writer holds, registers and publishes as it would have at once."""
         db = tmp_path / "data" / "new.duckdb"
         comp = companions(db)
-        with open_for_writing(db, kind="test") as session:
+        with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
             assert list(tmp_path.iterdir()) == []
             assert session.store.scalar("SELECT count(*) FROM otel_traces") == 0
             assert db.exists() and comp.snapshot.exists()
@@ -286,7 +287,7 @@ class TestWriters:
     def test_publishing_a_snapshot_keeps_the_writers_lock(self, tmp_path: Path) -> None:
         """Copying the file for a snapshot must not drop DuckDB's POSIX lock (close() would)."""
         db = tmp_path / "x.duckdb"
-        with open_for_writing(db, kind="test") as session:
+        with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
             session.publish()
             session.publish()
             probe = subprocess.run(

@@ -28,6 +28,7 @@ from recurscope.pipeline.store.locking import open_for_writing
 from recurscope.pipeline.testing import add_synthetic_spans
 from recurscope.pipeline.verdict.headline import store_headline_intervals
 from recurscope.pipeline.verdict.report import OUTCOME_LABELS
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 APP = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
 PAGES = {
@@ -64,7 +65,7 @@ REPORT_FLAGS = ("--detector-quality", "", "--include-simulated")  # the store is
 def _fill_store(db: Path, *, sessions: int = 120, hostile: bool = True) -> None:
     """Synthetic sessions (origin simulated) plus a few spans with hostile text; evidence built."""
     specs = HOSTILE_SPECS if hostile else ()
-    with open_for_writing(db, kind="test") as session:
+    with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
         con = session.store.connection
         add_synthetic_spans(con, sessions=sessions, seed=3, specs=specs)
         evidence.refresh(con, full=True)
@@ -429,7 +430,7 @@ class TestDemoStore:
         from recurscope.pipeline.testing import write_jsonl
 
         db = tmp_path / "data" / "recurscope.duckdb"
-        with open_for_writing(db, kind="test") as session:
+        with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
             ingest([write_jsonl(tmp_path / "observed.jsonl", 5)], session.store, progress=False)
         before = db.read_bytes()
         with pytest.raises(DashboardError, match="not simulated") as caught:
@@ -440,7 +441,7 @@ class TestDemoStore:
         assert db.read_bytes() == before
 
         simulated = tmp_path / "simulated" / "recurscope.duckdb"
-        with open_for_writing(simulated, kind="test") as session:
+        with open_for_writing(simulated, kind="test", upkeep=EvidenceUpkeep()) as session:
             add_synthetic_spans(session.store.connection, sessions=2)  # simulated, not the demo's
         with pytest.raises(DashboardError, match="spans the demo did not write"):
             prepare_demo(simulated, sessions=4)

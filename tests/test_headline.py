@@ -21,10 +21,11 @@ from recurscope.pipeline.verdict.headline import (
 )
 from recurscope.pipeline.verdict.report import Report, build_report
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 
 def _store(db: Path, sessions: int = 150) -> None:
-    with open_for_writing(db, kind="test") as session:
+    with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
         add_synthetic_spans(session.store.connection, sessions=sessions, seed=11)
         session.after_write()  # spans changed: closing refreshes and keeps the headline
 

@@ -21,6 +21,7 @@ from recurscope.cli.ingest import add_command, run_ingest_command
 from recurscope.pipeline import IngestError, IngestReport, Store, ingest
 from recurscope.pipeline.records import DecodeLimits
 from recurscope.pipeline.testing import otlp_json_from_proto, sdk_request, synthetic_lines
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 FIXTURES = Path(__file__).parent / "fixtures" / "otlp"
 
@@ -848,7 +849,7 @@ class TestDetails:
         from recurscope.pipeline.store.locking import open_for_writing
 
         db = tmp_path / "data" / "s.duckdb"
-        with open_for_writing(db, kind="test") as session:
+        with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
             report = ingest([tmp_path / "missing.jsonl"], session.store)
             assert not session.store.opened
         assert report.exit_code == 1

@@ -48,6 +48,7 @@ from ..records import DecodeLimits, Position, Reason, Rejection, SpanRow
 from ..store.database import DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
 from ..store.locking import (
     DEFAULT_SNAPSHOT_INTERVAL,
+    Upkeep,
     WriteSession,
     companions,
     describe_holder,
@@ -442,12 +443,18 @@ class _Drainer:
     """
 
     def __init__(
-        self, config: ReceiverConfig, spool: Spool, stats: ReceiverStats, name: str
+        self,
+        config: ReceiverConfig,
+        spool: Spool,
+        stats: ReceiverStats,
+        name: str,
+        upkeep: Upkeep | None = None,
     ) -> None:
         self.config = config
         self.spool = spool
         self.stats = stats
         self.name = name
+        self.upkeep = upkeep
         self.session: WriteSession | None = None
         self.blocked_by: str | None = None
         """Who holds the store while the drainer waits for it (``None``: not waiting)."""
@@ -556,6 +563,7 @@ class _Drainer:
                 lock_timeout=max(wait, 0.0),
                 releases="on request",
                 snapshot_interval=self.config.snapshot_interval,
+                upkeep=self.upkeep,
                 defer_creation=False,  # the lock errors below must come now
             )
         except StoreLockedError as error:
@@ -819,8 +827,11 @@ class Receiver:
     OTLP/HTTP protobuf request it stands for.
     """
 
-    def __init__(self, config: ReceiverConfig) -> None:
+    def __init__(self, config: ReceiverConfig, *, upkeep: Upkeep | None = None) -> None:
         self.config = config
+        self.upkeep = upkeep
+        """Run on the store when the drainer's spans changed (``verdict.upkeep.EvidenceUpkeep``
+        keeps the evidence current); ``None`` stores spans only."""
         self.stats = ReceiverStats()
         self.stopping = False
         self.spool: Spool | None = None
@@ -913,6 +924,7 @@ class Receiver:
                     lock_timeout=0,
                     releases="on request",
                     snapshot_interval=config.snapshot_interval,
+                    upkeep=self.upkeep,
                     defer_creation=False,  # a listening receiver has a store to show
                 )
             except StoreLockedError as error:
@@ -936,7 +948,7 @@ class Receiver:
                     config.db_path,
                     busy.holder_kind,
                 )
-            self._drainer = _Drainer(config, spool, self.stats, "serve")
+            self._drainer = _Drainer(config, spool, self.stats, "serve", self.upkeep)
             self._drainer.start(session)
             self._http = http
             http.start()

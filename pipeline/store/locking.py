@@ -60,6 +60,13 @@ __all__ = [
     "waiting_writers",
 ]
 
+
+Upkeep = Callable[[duckdb.DuckDBPyConnection], None]
+"""What a writer runs on the store when its spans changed, before readers see them.
+
+Handed to :func:`open_for_writing` by the command (``verdict.upkeep.EvidenceUpkeep``
+refreshes the evidence): the store itself never imports the layers above it."""
+
 _log = logging.getLogger(__name__)
 
 DEFAULT_LOCK_TIMEOUT: Final = 120.0
@@ -245,7 +252,7 @@ class WriteSession:
         releases: str,
         snapshot_interval: float,
         publish_snapshots: bool,
-        refresh: bool = True,
+        upkeep: Upkeep | None = None,
     ) -> None:
         self.store = store
         self.companions = comp
@@ -255,11 +262,9 @@ class WriteSession:
         self.snapshots_published = 0
         self._dirty = False
         self._changed_spans = False
-        self.refresh = refresh
+        self.upkeep = upkeep
         self._last_publish = time.monotonic()
         self._last_publish_seconds = 0.0
-        self._headline_at: float | None = None
-        self._headline_seconds = 0.0
         self._closed = False
         self._releases = releases
         if store.opened:  # a deferred store calls _acquired when first used
@@ -348,48 +353,25 @@ class WriteSession:
     @property
     def refresh_pending(self) -> bool:
         """Raw spans changed since the evidence tables were last brought up to date."""
-        return self.refresh and self._changed_spans
+        return self.upkeep is not None and self._changed_spans
 
     def refresh_evidence(self) -> None:
-        """Bring the evidence tables up to date (incremental) before readers see the data.
+        """Run the session's upkeep (the evidence refresh) before readers see the data.
 
         Writers refresh, the dashboard and ``report`` only read: so every
         snapshot a writer publishes, and the live file it lets go of, carries
-        evidence that matches its spans. A failing refresh is logged and
-        leaves the spans stored; the next writer's refresh catches up.
+        evidence that matches its spans — when the command that opened the
+        session handed it an ``upkeep`` (``verdict.upkeep.EvidenceUpkeep``;
+        the store does not know what evidence is). A failing upkeep is logged
+        and leaves the spans stored; the next writer's refresh catches up.
         """
-        if not (self.refresh and self._changed_spans):
+        if self.upkeep is None or not self._changed_spans:
             return
-        from ..evidence.models import refresh
-
         try:
-            refresh(self.store.connection)
+            self.upkeep(self.store.connection)
             self._changed_spans = False
         except Exception as error:  # the spans are committed; evidence catches up later
             _log.warning("could not refresh the evidence tables: %s", error)
-            return
-        self._keep_headline()
-
-    def _keep_headline(self) -> None:
-        """Store the headline verdict's intervals (``pipeline/verdict/headline.py``), rate-limited.
-
-        The bootstrap costs about a second per 20,000 sessions: a writer that
-        refreshes often (the receiver) keeps them at most every
-        ``snapshot_interval`` seconds and under SNAPSHOT_OVERHEAD of its time;
-        readers compute them when the kept ones are behind.
-        """
-        gap = max(self.snapshot_interval, self._headline_seconds / SNAPSHOT_OVERHEAD)
-        if self._headline_at is not None and time.monotonic() - self._headline_at < gap:
-            return
-        from ..verdict.headline import store_headline_intervals
-
-        started = time.monotonic()
-        try:
-            store_headline_intervals(self.store.connection)
-        except Exception as error:  # readers compute them; never fail a writer for this
-            _log.warning("could not keep the headline intervals: %s", error)
-        self._headline_at = time.monotonic()
-        self._headline_seconds = self._headline_at - started
 
     def publish(self) -> Path:
         """Publish a snapshot now (``<db>.snapshot.duckdb``, replaced atomically)."""
@@ -511,7 +493,7 @@ def open_for_writing(
     releases: str = "when done",
     snapshot_interval: float = DEFAULT_SNAPSHOT_INTERVAL,
     publish_snapshots: bool = True,
-    refresh_evidence: bool = True,
+    upkeep: Upkeep | None = None,
     defer_creation: bool = True,
 ) -> WriteSession:
     """Open the store for writing, waiting up to ``lock_timeout`` s for the holder to let go.
@@ -562,7 +544,7 @@ def open_for_writing(
             releases=releases,
             snapshot_interval=snapshot_interval,
             publish_snapshots=publish_snapshots,
-            refresh=refresh_evidence,
+            upkeep=upkeep,
         )
 
     if defer_creation and str(comp.db) != ":memory:" and not comp.db.exists():

@@ -43,7 +43,7 @@ import duckdb
 from ...instrumentation import semconv as sc
 from ..errors import StoreError, UnknownSessionError
 from .database import Store
-from .locking import DEFAULT_LOCK_TIMEOUT, WriteSession, companions, open_for_writing
+from .locking import DEFAULT_LOCK_TIMEOUT, Upkeep, WriteSession, companions, open_for_writing
 
 __all__ = [
     "SESSION_COLUMNS",
@@ -503,8 +503,12 @@ def prune_store(
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     wait_for_other_programs: bool = True,
     on_wait: Callable[[str], None] | None = None,
+    upkeep: Upkeep | None = None,
 ) -> PruneReport:
     """Everything ``recurscope prune`` does, as one call: delete, refresh, rewrite, republish.
+
+    ``upkeep`` is what the writer runs when spans changed (the command hands
+    it ``verdict.upkeep.EvidenceUpkeep``, which refreshes the evidence).
 
     Under the write lock (waiting as :func:`~.locking.open_for_writing`
     does, ``on_wait`` told once): :func:`prune`; then the evidence refresh, *before* the rewrite, so
@@ -529,6 +533,7 @@ def prune_store(
             lock_timeout=lock_timeout,
             wait_for_other_programs=wait_for_other_programs,
             on_wait=on_wait,
+            upkeep=upkeep,
         )
 
     with writer_session() as writer:
@@ -537,14 +542,16 @@ def prune_store(
             return report
         writer.mark_dirty(spans=True)
         writer.refresh_evidence()
-        report = dataclasses.replace(report, refreshed=not writer.refresh_pending)
+        report = dataclasses.replace(
+            report, refreshed=writer.upkeep is not None and not writer.refresh_pending
+        )
         if not rewrite:
             return report  # closing publishes the snapshot
         rewrite_store(writer.store)
         # The open connection still reads the old, unlinked file: it must not
         # refresh or publish; a fresh writer publishes below.
         writer.publish_snapshots = False
-        writer.refresh = False
+        writer.upkeep = None
     with writer_session() as writer:
         if writer.companions.snapshot.exists():
             writer.publish()  # the old snapshot still holds what was deleted

@@ -28,6 +28,7 @@ from recurscope.pipeline.records import (
     DecodeLimits,
 )
 from recurscope.pipeline.store.locking import open_for_writing
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -141,8 +142,13 @@ def run_ingest_command(args: argparse.Namespace) -> int:
 
     # Writers take turns (docs/concurrency.md): wait for the holder, publish
     # snapshots for readers while writing, and one more when letting go.
+    # The command hands the store the evidence upkeep: refreshed before readers see it.
     with open_for_writing(
-        args.db, kind="recurscope ingest", on_wait=waiting, **lock_wait(args)
+        args.db,
+        kind="recurscope ingest",
+        on_wait=waiting,
+        upkeep=EvidenceUpkeep(),
+        **lock_wait(args),
     ) as session:
         report = ingest(
             args.paths,

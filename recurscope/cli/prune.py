@@ -17,6 +17,7 @@ from recurscope.cli._options import (
 )
 from recurscope.pipeline.store.locking import companions
 from recurscope.pipeline.store.prune import prune_store
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,6 +76,7 @@ def run_prune_command(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         rewrite=rewrite,
         on_wait=waiting,
+        upkeep=EvidenceUpkeep(),
         **lock_wait(args),
     )
     for line in report.lines():

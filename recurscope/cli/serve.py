@@ -20,6 +20,7 @@ from recurscope.pipeline.ingest.receiver import (
     Receiver,
     ReceiverConfig,
 )
+from recurscope.pipeline.verdict.upkeep import EvidenceUpkeep
 
 _log = logging.getLogger("recurscope.serve")
 
@@ -230,7 +231,7 @@ def run_serve_command(args: argparse.Namespace) -> int:
         _log.propagate = False
     _log.setLevel(logging.DEBUG if args.verbose else logging.INFO)
     config = _config_from_args(args)
-    receiver = Receiver(config)
+    receiver = Receiver(config, upkeep=EvidenceUpkeep(interval=config.snapshot_interval))
     try:
         receiver.start()
     except GrpcListenError:
