@@ -838,6 +838,12 @@ class Store:
         """The underlying connection, for evidence SQL (not thread-safe: see :meth:`cursor`)."""
         return self._con
 
+    @property
+    def write_lock(self) -> threading.RLock:
+        """Held around every write transaction: writers sharing this store across threads
+        (a receiver) take turns. Hold it for a transaction of your own (``prune``)."""
+        return self._lock
+
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A new connection to the same database, for use from another thread."""
         return self._con.cursor()

@@ -301,7 +301,7 @@ def prune(
     params: dict[str, object] = {"session": session or ""}
     cutoff = before.astimezone(UTC).replace(tzinfo=None) if before is not None else None
     # The store's lock serializes writers sharing it across threads (a receiver).
-    with store._lock:
+    with store.write_lock:
         con.execute("BEGIN TRANSACTION")
         try:
             if mode == "session":
@@ -462,7 +462,7 @@ def rewrite_store(store: Store) -> tuple[int, int]:
     for leftover in (partial, partial.with_name(partial.name + ".wal")):
         leftover.unlink(missing_ok=True)
     con = store.connection
-    with store._lock:
+    with store.write_lock:
         con.execute("CHECKPOINT")
         row = con.execute("SELECT current_database()").fetchone()
         assert row is not None
