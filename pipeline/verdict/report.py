@@ -1274,6 +1274,21 @@ def excluded_note(excluded: Mapping[str, int]) -> str:
 
 
 def _render_markdown(report: Report) -> str:
+    """The report as Markdown: one function per section, in reading order."""
+    sections = (
+        _md_header,
+        _md_verdicts,
+        _md_primary,
+        _md_descriptive,
+        _md_window,
+        _md_clusters,
+        _md_method,
+    )
+    return "\n".join(line for section in sections for line in section(report)) + "\n"
+
+
+def _md_header(report: Report) -> list[str]:
+    """The title, provenance, and the banners (amendment, origin, exploratory)."""
     pre = report.preregistration
     lines: list[str] = []
     title = "recurscope verdict"
@@ -1307,6 +1322,12 @@ def _render_markdown(report: Report) -> str:
             "> **Exploratory:** this view is filtered beyond the pre-registered window; "
             "only the pre-registered window gives the headline verdict.",
         ]
+    return lines
+
+
+def _md_verdicts(report: Report) -> list[str]:
+    """One row per primitive: the verdict and why."""
+    lines: list[str] = []
     lines += ["", "## Verdict", "", "| primitive | verdict | why |", "| --- | --- | --- |"]
     for verdict in report.verdicts:
         outcome = f"**{OUTCOME_LABELS.get(verdict.outcome, verdict.outcome)}**"
@@ -1314,7 +1335,13 @@ def _render_markdown(report: Report) -> str:
             outcome += " ⚠ " + "; ".join(verdict.caveats)
         why = verdict.reason + (f" Plan: {verdict.plan}." if verdict.plan else "")
         lines.append(f"| {verdict.label} | {_cell(outcome)} | {_cell(why)} |")
+    return lines
 
+
+def _md_primary(report: Report) -> list[str]:
+    """The pre-registered criteria with their Bonferroni intervals, then their definitions."""
+    pre = report.preregistration
+    lines: list[str] = []
     lines += [
         "",
         f"## Primary criteria ({pre.adjusted_confidence:.2%} intervals: Bonferroni, "
@@ -1343,7 +1370,13 @@ def _render_markdown(report: Report) -> str:
     lines += [""]
     for row in report.primary:
         lines.append(f"- `{row.name}`: {row.definition}")
+    return lines
 
+
+def _md_descriptive(report: Report) -> list[str]:
+    """The descriptive measures (no decision)."""
+    pre = report.preregistration
+    lines: list[str] = []
     lines += [
         "",
         f"## Descriptive measures ({pre.descriptive_confidence:.0%} intervals, no decision)",
@@ -1358,7 +1391,12 @@ def _render_markdown(report: Report) -> str:
             f"| {row.sessions:,} of {row.sessions_total:,} "
             f"| {row.numerator:,.0f} / {row.denominator:,.0f} | {_cell(_detector_text(row))} |"
         )
+    return lines
 
+
+def _md_window(report: Report) -> list[str]:
+    """What the evidence covers, against the pre-registered gates."""
+    lines: list[str] = []
     window = report.window
     lines += ["", "## Evidence window", ""]
     seeds = f"{window.seeds} (min {window.min_seeds})" if window.seeds else "not recorded"
@@ -1371,7 +1409,13 @@ def _render_markdown(report: Report) -> str:
         f"last {window.last_span_at or '–'}",
         "- gates: " + ("met" if window.met else "**not met** — needs " + "; ".join(window.missing)),
     ]
+    return lines
 
+
+def _md_clusters(report: Report) -> list[str]:
+    """The top code shapes, and up to five examples of their code."""
+    pre = report.preregistration
+    lines: list[str] = []
     lines += ["", "## Code shapes (top clusters)", ""]
     if not report.clusters:
         lines.append("No history-reading code was fingerprinted in this scope.")
@@ -1408,7 +1452,13 @@ def _render_markdown(report: Report) -> str:
                 ]
         else:
             lines += ["", "No example code: content capture was off for these calls."]
+    return lines
 
+
+def _md_method(report: Report) -> list[str]:
+    """How the numbers were made: unit, intervals, rule, pre-registration, sampling."""
+    pre = report.preregistration
+    lines: list[str] = []
     lines += ["", "## Method", ""]
     integrity = "fixed before the window's first span"
     flags = []
@@ -1450,7 +1500,7 @@ def _render_markdown(report: Report) -> str:
         "data/detector-quality.json`)."
     )
     lines += [f"- Note: {note}" for note in report.notes]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # ---------------------------------------------------------------------------
