@@ -34,8 +34,10 @@ from ..evidence.models import (
 )
 from .headline import load_headline_intervals
 from .rule import (
+    IntegrityCheck,
     Preregistration,
     Verdict,
+    WindowCheck,
     check_integrity,
     check_window,
     decide,
@@ -722,6 +724,159 @@ INTERVAL_NAMES: Final = {
 """How the report names each ``[bootstrap] interval`` method."""
 
 
+def _sampling_info(con: duckdb.DuckDBPyConnection, coverage: Mapping[str, Any]) -> SamplingInfo:
+    """What was lost before the evidence: head sampling, exporter drops, quarantine."""
+    dropped, quarantined = _ingest_losses(con)
+    marked = int(coverage.get("sampling_marked_spans") or 0)
+    min_probability = coverage.get("min_sampling_probability")
+    sampled = marked > 0 and (min_probability is None or float(min_probability) < 1)
+    notes: list[str] = []
+    if sampled:
+        probability = (
+            f" (lowest sampling probability {float(min_probability):g})"
+            if min_probability is not None
+            else ""
+        )
+        notes.append(
+            f"{marked:,} spans carry head-sampling markers{probability}: whole traces were "
+            "dropped, so sessions may be incomplete and delegation chains broken."
+        )
+    if dropped:
+        notes.append(f"The ingest log reports {dropped:,} spans dropped by exporters.")
+    if quarantined:
+        notes.append(
+            f"{quarantined:,} records were quarantined at ingest and are not in the evidence."
+        )
+    return SamplingInfo(
+        sampled=sampled,
+        marked_spans=marked,
+        min_probability=None if min_probability is None else float(min_probability),
+        dropped_spans=dropped,
+        quarantined_spans=quarantined,
+        notes=tuple(notes),
+    )
+
+
+def _preregistration_info(
+    prereg: Preregistration, integrity: IntegrityCheck, window_first: datetime | None
+) -> PreregistrationInfo:
+    """The pre-registration as the report states it: identity, method, amendments, integrity."""
+    return PreregistrationInfo(
+        path=prereg.path,
+        sha256=prereg.sha256,
+        registered_at=_iso(prereg.registered_at),
+        modified_at=_iso(prereg.modified_at) or "",
+        window_first_span_at=_iso(window_first),
+        registered_after_start=integrity.registered_after_start,
+        modified_after_start=integrity.modified_after_start,
+        alpha=prereg.alpha,
+        correction=prereg.correction,
+        comparisons=prereg.comparisons,
+        adjusted_confidence=prereg.adjusted_confidence,
+        descriptive_confidence=prereg.descriptive_confidence,
+        resamples=prereg.resamples,
+        seed=prereg.seed,
+        min_other_sessions=prereg.min_other_sessions,
+        rule=prereg.rule,
+        interval=prereg.interval,
+        version=prereg.version,
+        amendments=tuple(
+            AmendmentInfo(
+                version=a.version,
+                registered_at=_iso(a.registered_at),
+                changes=a.changes,
+                rationale=a.rationale,
+            )
+            for a in prereg.amendments
+        ),
+    )
+
+
+def _window_info(
+    prereg: Preregistration, window: WindowCheck, coverage: Mapping[str, Any]
+) -> WindowInfo:
+    """The evidence window against the pre-registered gates."""
+    return WindowInfo(
+        sessions=window.sessions,
+        days=window.days,
+        runs=window.runs,
+        seeds=window.seeds,
+        spans=int(coverage.get("spans") or 0),
+        first_span_at=_iso(window.first_span_at),
+        last_span_at=_iso(window.last_span_at),
+        min_sessions=prereg.window.min_sessions,
+        min_days=prereg.window.min_days,
+        min_runs=prereg.window.min_runs,
+        min_seeds=prereg.window.min_seeds,
+        met=window.met,
+        missing=window.missing,
+        non_observed_spans=int(coverage.get("non_observed_spans") or 0),
+        simulated_spans=int(coverage.get("simulated_spans") or 0),
+        replayed_spans=int(coverage.get("replayed_spans") or 0),
+    )
+
+
+def _criterion_rows(
+    prereg: Preregistration,
+    verdicts: Sequence[Verdict],
+    intervals: Mapping[str, Interval],
+    detector: Mapping[str, DetectorInfo] | None,
+) -> tuple[tuple[CriterionRow, ...], tuple[CriterionRow, ...]]:
+    """The primary rows (with their decisions) in pre-registration order, then the descriptive ones."""
+    primary_names = [c.name for c in prereg.criteria]
+    decision_by_name = {d.name: d for v in verdicts for d in v.criteria}
+    primary = tuple(
+        _row(
+            name,
+            "primary",
+            decision_by_name[name].interval,
+            prereg,
+            detector,
+            threshold=decision_by_name[name].threshold,
+            side=decision_by_name[name].side,
+            further=decision_by_name[name].further_sessions,
+        )
+        for name in primary_names
+    )
+    descriptive_names = [n for n in CRITERIA if n not in primary_names and n in intervals]
+    descriptive_names += sorted(
+        n for n in intervals if n.startswith("op_mix.") and intervals[n].numerator > 0
+    )
+    descriptive = tuple(
+        _row(name, "descriptive", intervals[name], prereg, detector) for name in descriptive_names
+    )
+    return primary, descriptive
+
+
+def _scope_info(
+    exploratory: bool,
+    description: str,
+    prereg: Preregistration,
+    *,
+    since: datetime | None,
+    until: datetime | None,
+    service: str | None,
+    role: str | None,
+    prompt_version: str | None,
+    include_simulated: bool,
+    non_observed: Mapping[str, int],
+) -> ScopeInfo:
+    """What the report covers: the window or an exploratory filter, and what it left out."""
+    return ScopeInfo(
+        exploratory=exploratory,
+        description=description or "all data in the pre-registered window",
+        since=_iso(since),
+        until=_iso(until),
+        service=service,
+        role=role,
+        window_start=_iso(prereg.window.start),
+        prompt_version=prompt_version,
+        window_end=_iso(prereg.window.end),
+        include_simulated=include_simulated,
+        excluded_spans={} if include_simulated else dict(sorted(non_observed.items())),
+    )
+
+
 def build_report(
     con: duckdb.DuckDBPyConnection,
     preregistration_path: str | Path,
@@ -763,14 +918,13 @@ def build_report(
         prompt_version=prompt_version,
         include_simulated=include_simulated,
     )
-    if detector_quality is not None:
-        detector: Mapping[str, DetectorInfo] | None = detector_quality
-    else:
-        detector = (
-            load_detector_quality(detector_quality_path)
-            if detector_quality_path is not None
-            else None
-        )
+    detector = (
+        detector_quality
+        if detector_quality is not None
+        else load_detector_quality(detector_quality_path)
+        if detector_quality_path is not None
+        else None
+    )
     primary_names = [c.name for c in prereg.criteria]
     notes: list[str] = []
 
@@ -815,123 +969,37 @@ def build_report(
     )
     integrity = check_integrity(prereg, window_first)
 
-    dropped, quarantined = _ingest_losses(con)
-    marked = int(coverage.get("sampling_marked_spans") or 0)
-    min_probability = coverage.get("min_sampling_probability")
-    sampled = marked > 0 and (min_probability is None or float(min_probability) < 1)
-    sampling_notes: list[str] = []
-    if sampled:
-        probability = (
-            f" (lowest sampling probability {float(min_probability):g})"
-            if min_probability is not None
-            else ""
-        )
-        sampling_notes.append(
-            f"{marked:,} spans carry head-sampling markers{probability}: whole traces were "
-            "dropped, so sessions may be incomplete and delegation chains broken."
-        )
-    if dropped:
-        sampling_notes.append(f"The ingest log reports {dropped:,} spans dropped by exporters.")
-    if quarantined:
-        sampling_notes.append(
-            f"{quarantined:,} records were quarantined at ingest and are not in the evidence."
-        )
+    sampling = _sampling_info(con, coverage)
 
     caveats: list[str] = []
     if exploratory:
         caveats.append("exploratory view, not the pre-registered headline")
-    if sampled or dropped:
+    if sampling.sampled or sampling.dropped_spans:
         caveats.append("spans were sampled or dropped before the evidence")
     if integrity.flagged:
         caveats.append("pre-registration changed after the window began")
     if int(coverage.get("non_observed_spans") or 0):
         caveats.append("computed from simulated or replayed spans: a demonstration")
 
-    decision_by_name = {d.name: d for v in verdicts for d in v.criteria}
-    primary_rows = tuple(
-        _row(
-            name,
-            "primary",
-            decision_by_name[name].interval,
-            prereg,
-            detector,
-            threshold=decision_by_name[name].threshold,
-            side=decision_by_name[name].side,
-            further=decision_by_name[name].further_sessions,
-        )
-        for name in primary_names
-    )
-    descriptive_names = [n for n in CRITERIA if n not in primary_names and n in intervals]
-    descriptive_names += sorted(
-        n for n in intervals if n.startswith("op_mix.") and intervals[n].numerator > 0
-    )
-    descriptive_rows = tuple(
-        _row(name, "descriptive", intervals[name], prereg, detector) for name in descriptive_names
-    )
+    primary_rows, descriptive_rows = _criterion_rows(prereg, verdicts, intervals, detector)
     return Report(
         schema=REPORT_SCHEMA,
         generated_at=datetime.now(UTC).replace(microsecond=0).isoformat(),
         database=database,
-        scope=ScopeInfo(
-            exploratory=exploratory,
-            description=evidence_filter.describe() or "all data in the pre-registered window",
-            since=_iso(since),
-            until=_iso(until),
+        scope=_scope_info(
+            exploratory,
+            evidence_filter.describe(),
+            prereg,
+            since=since,
+            until=until,
             service=service,
             role=role,
-            window_start=_iso(window_start),
             prompt_version=prompt_version,
-            window_end=_iso(window_end),
             include_simulated=include_simulated,
-            excluded_spans={} if include_simulated else dict(sorted(non_observed.items())),
+            non_observed=non_observed,
         ),
-        preregistration=PreregistrationInfo(
-            path=prereg.path,
-            sha256=prereg.sha256,
-            registered_at=_iso(prereg.registered_at),
-            modified_at=_iso(prereg.modified_at) or "",
-            window_first_span_at=_iso(window_first),
-            registered_after_start=integrity.registered_after_start,
-            modified_after_start=integrity.modified_after_start,
-            alpha=prereg.alpha,
-            correction=prereg.correction,
-            comparisons=prereg.comparisons,
-            adjusted_confidence=prereg.adjusted_confidence,
-            descriptive_confidence=prereg.descriptive_confidence,
-            resamples=prereg.resamples,
-            seed=prereg.seed,
-            min_other_sessions=prereg.min_other_sessions,
-            rule=prereg.rule,
-            interval=prereg.interval,
-            version=prereg.version,
-            amendments=tuple(
-                AmendmentInfo(
-                    version=a.version,
-                    registered_at=_iso(a.registered_at),
-                    changes=a.changes,
-                    rationale=a.rationale,
-                )
-                for a in prereg.amendments
-            ),
-        ),
-        window=WindowInfo(
-            sessions=window.sessions,
-            days=window.days,
-            runs=window.runs,
-            seeds=window.seeds,
-            spans=int(coverage.get("spans") or 0),
-            first_span_at=_iso(window.first_span_at),
-            last_span_at=_iso(window.last_span_at),
-            min_sessions=prereg.window.min_sessions,
-            min_days=prereg.window.min_days,
-            min_runs=prereg.window.min_runs,
-            min_seeds=prereg.window.min_seeds,
-            met=window.met,
-            missing=window.missing,
-            non_observed_spans=int(coverage.get("non_observed_spans") or 0),
-            simulated_spans=int(coverage.get("simulated_spans") or 0),
-            replayed_spans=int(coverage.get("replayed_spans") or 0),
-        ),
+        preregistration=_preregistration_info(prereg, integrity, window_first),
+        window=_window_info(prereg, window, coverage),
         verdicts=tuple(
             _verdict_row(
                 v,
@@ -943,14 +1011,7 @@ def build_report(
         primary=primary_rows,
         descriptive=descriptive_rows,
         clusters=tuple(_cluster_row(c) for c in clusters),
-        sampling=SamplingInfo(
-            sampled=sampled,
-            marked_spans=marked,
-            min_probability=None if min_probability is None else float(min_probability),
-            dropped_spans=dropped,
-            quarantined_spans=quarantined,
-            notes=tuple(sampling_notes),
-        ),
+        sampling=sampling,
         detector_quality_source=(
             detector_quality_source
             if detector_quality is not None
