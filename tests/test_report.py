@@ -24,7 +24,7 @@ from recurscope.pipeline.testing import (
 )
 from recurscope.pipeline.verdict import compare as compare_module
 from recurscope.pipeline.verdict import report as report
-from recurscope.pipeline.verdict.report import describe_empty_selection
+from recurscope.pipeline.verdict.selection import describe_empty_selection
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
 START = datetime(2026, 12, 1, 9, 0)  # after the shipped file's registered_at

@@ -33,8 +33,8 @@ from ..evidence.models import (
     origin_counts,
     sql_literal,
 )
-from .report import describe_empty_selection
 from .rule import default_preregistration_path, load_preregistration
+from .selection import describe_empty_selection
 from .stats import bootstrap_differences, percentile_interval, ratio_of_sums
 
 __all__ = [

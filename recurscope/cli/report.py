@@ -25,10 +25,10 @@ from recurscope.pipeline.store.locking import read_connection
 from recurscope.pipeline.verdict.report import (
     DEFAULT_DETECTOR_QUALITY,
     build_report,
-    explain_empty_report,
     measure_detector_quality,
 )
 from recurscope.pipeline.verdict.rule import default_preregistration_path
+from recurscope.pipeline.verdict.selection import explain_empty_report
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:

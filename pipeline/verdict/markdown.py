@@ -1,0 +1,299 @@
+"""The verdict report as Markdown: one function per section, in reading order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .document import (
+    INTERVAL_NAMES,
+    OUTCOME_LABELS,
+    PRIMITIVE_LABELS,
+    ClusterRow,
+    CriterionRow,
+    DetectorInfo,
+    Report,
+)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
+
+
+def _num(value: float | None, measure_share: bool) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.1%}" if measure_share else f"{value:.2f}"
+
+
+def _interval_text(row: CriterionRow) -> str:
+    share = row.name != "boundary_shifts_per_session"
+    if row.lower is None or row.upper is None:
+        return "–"
+    return f"[{_num(row.lower, share)}, {_num(row.upper, share)}]"
+
+
+def _detector_text(row: CriterionRow) -> str:
+    if row.detector is None:
+        return "–" if row.detector_note == "does not depend on detection" else row.detector_note
+    return detector_summary(row.detector)
+
+
+def detector_summary(info: DetectorInfo) -> str:
+    """``P 1.00 [0.90, 1.00] · R 0.95 [0.83, 0.99] · n = 36`` (95% Clopper–Pearson)."""
+
+    def one(name: str, value: float | None, lower: float | None, upper: float | None) -> str:
+        if value is None:
+            return f"{name} –"
+        bounds = f" [{lower:.2f}, {upper:.2f}]" if lower is not None and upper is not None else ""
+        return f"{name} {value:.2f}{bounds}"
+
+    parts = [
+        one("P", info.precision, info.precision_lower, info.precision_upper),
+        one("R", info.recall, info.recall_lower, info.recall_upper),
+    ]
+    if info.support is not None:
+        parts.append(f"n = {info.support}")
+    return " · ".join(parts)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def excluded_note(excluded: Mapping[str, int]) -> str:
+    """What a report on observed spans left out, and how to include it."""
+    kinds = ", ".join(f"{n:,} {origin}" for origin, n in sorted(excluded.items()))
+    return (
+        f"this store also holds {kinds} spans (`recurscope.origin`), left out of this "
+        "verdict. `--include-simulated` computes it with them, as a demonstration."
+    )
+
+
+def render_markdown(report: Report) -> str:
+    """The report as Markdown: one function per section, in reading order."""
+    sections = (
+        _md_header,
+        _md_verdicts,
+        _md_primary,
+        _md_descriptive,
+        _md_window,
+        _md_clusters,
+        _md_method,
+    )
+    return "\n".join(line for section in sections for line in section(report)) + "\n"
+
+
+def _md_header(report: Report) -> list[str]:
+    """The title, provenance, and the banners (amendment, origin, exploratory)."""
+    pre = report.preregistration
+    lines: list[str] = []
+    title = "recurscope verdict"
+    if report.scope.exploratory:
+        title += " (exploratory view)"
+    if report.scope.include_simulated and report.window.origin_note:
+        title += " — including simulated spans (a demonstration)"
+    lines += [f"# {title}", ""]
+    scope = report.scope.description
+    lines.append(
+        f"Generated {report.generated_at} from {report.database or 'the evidence database'}; "
+        f"scope: {scope}. Pre-registration `{pre.path}`, SHA-256 `{pre.sha256}`."
+    )
+    if pre.amendments:
+        amended = "; ".join(
+            f"v{a.version} ({(a.registered_at or 'undated')[:10]}): {a.changes}"
+            for a in pre.amendments
+        )
+        lines += [
+            "",
+            f"> **Amended pre-registration (version {pre.version}):** {_cell(amended)}. "
+            "Rationale under Method.",
+        ]
+    if report.window.origin_note:
+        lines += ["", f"> **Not observed evidence:** {report.window.origin_note}"]
+    if report.scope.excluded_spans:
+        lines += ["", f"> **Observed spans only:** {excluded_note(report.scope.excluded_spans)}"]
+    if report.scope.exploratory:
+        lines += [
+            "",
+            "> **Exploratory:** this view is filtered beyond the pre-registered window; "
+            "only the pre-registered window gives the headline verdict.",
+        ]
+    return lines
+
+
+def _md_verdicts(report: Report) -> list[str]:
+    """One row per primitive: the verdict and why."""
+    lines: list[str] = []
+    lines += ["", "## Verdict", "", "| primitive | verdict | why |", "| --- | --- | --- |"]
+    for verdict in report.verdicts:
+        outcome = f"**{OUTCOME_LABELS.get(verdict.outcome, verdict.outcome)}**"
+        if verdict.caveats:
+            outcome += " ⚠ " + "; ".join(verdict.caveats)
+        why = verdict.reason + (f" Plan: {verdict.plan}." if verdict.plan else "")
+        lines.append(f"| {verdict.label} | {_cell(outcome)} | {_cell(why)} |")
+    return lines
+
+
+def _md_primary(report: Report) -> list[str]:
+    """The pre-registered criteria with their Bonferroni intervals, then their definitions."""
+    pre = report.preregistration
+    lines: list[str] = []
+    lines += [
+        "",
+        f"## Primary criteria ({pre.adjusted_confidence:.2%} intervals: Bonferroni, "
+        f"alpha {pre.alpha:g} over m = {pre.comparisons})",
+        "",
+        "| criterion | primitive | estimate | interval | threshold | position | sessions "
+        "| numerator / denominator | detector P/R |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    positions = {
+        "above": "above threshold",
+        "below": "below threshold",
+        "straddles": "straddles",
+        "no_data": "no data",
+    }
+    for row in report.primary:
+        position = positions.get(row.side, row.side)
+        if row.side == "straddles" and row.further_sessions:
+            position += f" (~{row.further_sessions:,} more sessions)"
+        lines.append(
+            f"| `{row.name}` | {PRIMITIVE_LABELS.get(row.primitive, row.primitive)} "
+            f"| {_pct(row.estimate)} | {_interval_text(row)} | {_pct(row.threshold)} "
+            f"| {position} | {row.sessions:,} of {row.sessions_total:,} "
+            f"| {row.numerator:,.0f} / {row.denominator:,.0f} | {_cell(_detector_text(row))} |"
+        )
+    lines += [""]
+    for row in report.primary:
+        lines.append(f"- `{row.name}`: {row.definition}")
+    return lines
+
+
+def _md_descriptive(report: Report) -> list[str]:
+    """The descriptive measures (no decision)."""
+    pre = report.preregistration
+    lines: list[str] = []
+    lines += [
+        "",
+        f"## Descriptive measures ({pre.descriptive_confidence:.0%} intervals, no decision)",
+        "",
+        "| measure | estimate | interval | sessions | numerator / denominator | detector P/R |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in report.descriptive:
+        share = row.name != "boundary_shifts_per_session"
+        lines.append(
+            f"| `{row.name}` | {_num(row.estimate, share)} | {_interval_text(row)} "
+            f"| {row.sessions:,} of {row.sessions_total:,} "
+            f"| {row.numerator:,.0f} / {row.denominator:,.0f} | {_cell(_detector_text(row))} |"
+        )
+    return lines
+
+
+def _md_window(report: Report) -> list[str]:
+    """What the evidence covers, against the pre-registered gates."""
+    lines: list[str] = []
+    window = report.window
+    lines += ["", "## Evidence window", ""]
+    seeds = f"{window.seeds} (min {window.min_seeds})" if window.seeds else "not recorded"
+    lines += [
+        f"- sessions: {window.sessions:,} (min {window.min_sessions:,})",
+        f"- distinct days: {window.days} (min {window.min_days})",
+        f"- runs (`service.instance.id`): {window.runs} (min {window.min_runs})",
+        f"- seeds (`recurscope.seed`): {seeds}",
+        f"- spans: {window.spans:,}, first {window.first_span_at or '–'}, "
+        f"last {window.last_span_at or '–'}",
+        "- gates: " + ("met" if window.met else "**not met** — needs " + "; ".join(window.missing)),
+    ]
+    return lines
+
+
+def _md_clusters(report: Report) -> list[str]:
+    """The top code shapes, and up to five examples of their code."""
+    pre = report.preregistration
+    lines: list[str] = []
+    lines += ["", "## Code shapes (top clusters)", ""]
+    if not report.clusters:
+        lines.append("No history-reading code was fingerprinted in this scope.")
+    else:
+        lines += [
+            f"Boilerplate = recurs in >= {pre.min_other_sessions} other sessions.",
+            "",
+            "| fingerprint | sessions | calls | boilerplate | ContextView-shaped calls | ops |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for cluster in report.clusters:
+            lines.append(
+                f"| `{cluster.fingerprint}` | {cluster.sessions:,} | {cluster.calls:,} "
+                f"| {'yes' if cluster.is_boilerplate else 'no'} "
+                f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} |"
+            )
+        # At most five examples, each code text once: clusters often share it.
+        examples: list[ClusterRow] = []
+        for cluster in report.clusters:
+            texts = {e.example_code for e in examples}
+            if cluster.example_code and cluster.example_code not in texts and len(examples) < 5:
+                examples.append(cluster)
+        if examples:
+            lines += ["", "Examples (content capture was on for these calls):"]
+            for cluster in examples:
+                fence = "```"
+                lines += [
+                    "",
+                    f"`{cluster.fingerprint}` (span `{cluster.example_span_id}`):",
+                    "",
+                    f"{fence}{cluster.example_language or ''}",
+                    (cluster.example_code or "").replace(fence, "` ` `"),
+                    fence,
+                ]
+        else:
+            lines += ["", "No example code: content capture was off for these calls."]
+    return lines
+
+
+def _md_method(report: Report) -> list[str]:
+    """How the numbers were made: unit, intervals, rule, pre-registration, sampling."""
+    pre = report.preregistration
+    lines: list[str] = []
+    lines += ["", "## Method", ""]
+    integrity = "fixed before the window's first span"
+    flags = []
+    if pre.registered_after_start:
+        flags.append(f"registered_at {pre.registered_at} is after the window's first span")
+    if pre.modified_after_start:
+        flags.append(f"the file was modified ({pre.modified_at}) after the window's first span")
+    if flags:
+        integrity = "**flagged**: " + "; ".join(flags)
+    lines += [
+        "- Unit of analysis: the session (`gen_ai.conversation.id`). Every estimate is a ratio "
+        "of per-session sums (sum of numerators / sum of denominators), never a mean of "
+        "per-session ratios and never an interval over calls.",
+        f"- Intervals: session-level bootstrap, {pre.resamples:,} resamples of sessions with "
+        f"replacement, seed {pre.seed}, {INTERVAL_NAMES.get(pre.interval, pre.interval)} "
+        "intervals (coverage measured in docs/verdict.md).",
+        f"- Multiple comparisons: Bonferroni over all {pre.comparisons} primary criteria of "
+        f"both primitives (alpha {pre.alpha:g}, each interval at {pre.adjusted_confidence:.2%}).",
+        f"- Decision rule: {pre.rule}",
+        f"- Pre-registration: `{pre.path}`, SHA-256 `{pre.sha256}`, registered "
+        f"{pre.registered_at or 'unknown'} (version {pre.version}), window first span "
+        f"{pre.window_first_span_at or '–'}: {integrity}.",
+        *(
+            f"- **Amendment {a.version}** ({a.registered_at or 'undated'}): {a.changes}. "
+            f"Why: {a.rationale}"
+            for a in pre.amendments
+        ),
+        "- Further sessions for an undecided criterion assume the estimate holds and the "
+        "interval narrows like 1/sqrt(n) (docs/verdict.md).",
+    ]
+    if report.sampling.notes:
+        lines += [f"- Sampling: {note}" for note in report.sampling.notes]
+    else:
+        lines.append("- Sampling: no head-sampling markers or reported drops.")
+    lines.append(
+        f"- Detector quality: from `{report.detector_quality_source}`."
+        if report.detector_quality_source
+        else "- Detector quality: not measured (run `recurscope detector-eval --format json > "
+        "data/detector-quality.json`)."
+    )
+    lines += [f"- Note: {note}" for note in report.notes]
+    return lines
