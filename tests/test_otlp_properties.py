@@ -26,7 +26,7 @@ from recurscope.pipeline.decode.formats.otlp_json import decode_otlp_json_lines
 from recurscope.pipeline.decode.otlp import decode_request_body
 from recurscope.pipeline.decode.validate import validate_bytes
 from recurscope.pipeline.records import DEFAULT_LIMITS, PendingRecord
-from recurscope.pipeline.store.database import prepare_rows
+from recurscope.pipeline.store.rows import prepare_rows
 
 TRACE: Final = "5b8efff798038103d269b633813fc60c"
 HOLE: Final = "@@hole-{}@@"

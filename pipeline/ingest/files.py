@@ -55,14 +55,9 @@ from ..records import (
     Rejection,
     SpanRow,
 )
-from ..store.database import (
-    IngestRun,
-    PreparedRows,
-    ResumeMark,
-    Store,
-    prepare_rows,
-)
+from ..store.database import IngestRun, ResumeMark, Store
 from ..store.locking import companions
+from ..store.rows import PreparedRows, prepare_rows
 from .parallel import (
     PARALLEL_AFTER_BYTES,
     DecodedBatch,

@@ -37,7 +37,7 @@ from typing import IO, Any, Final
 
 from ..decode.formats import Decoder
 from ..records import DecodeLimits, PendingRecord, Rejection
-from ..store.database import PreparedRows, prepare_rows
+from ..store.rows import PreparedRows, prepare_rows
 
 __all__ = [
     "PARALLEL_AFTER_BYTES",

@@ -45,7 +45,7 @@ from ...instrumentation import semconv as sc
 from ..decode.otlp import DecodedBody, decode_request_body
 from ..errors import IngestError, PipelineError, StoreLockedError
 from ..records import DecodeLimits, Position, Reason, Rejection, SpanRow
-from ..store.database import DEFAULT_DB_PATH, IngestRun, ResumeMark, check_row
+from ..store.database import DEFAULT_DB_PATH, IngestRun, ResumeMark
 from ..store.locking import (
     DEFAULT_SNAPSHOT_INTERVAL,
     Upkeep,
@@ -55,6 +55,7 @@ from ..store.locking import (
     open_for_writing,
     waiting_writers,
 )
+from ..store.rows import check_row
 from .otlp_http import HttpLimits, HttpServer, Reply, Request
 from .spool import HEADER_SIZE, CorruptRegion, SegmentInfo, Spool, SpoolError, SpoolRecord
 

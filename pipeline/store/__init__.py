@@ -1,7 +1,9 @@
 """The store stage: the DuckDB file, its locking, and what rewrites or reads it whole.
 
-- :mod:`.database` — ``otel_traces``, ``ingest_log``, ``quarantine``, schema
-  versions, idempotent writes (``docs/storage.md``);
+- :mod:`.database` — the :class:`Store`: ``otel_traces``, ``ingest_log``,
+  ``quarantine``, idempotent writes (``docs/storage.md``); :mod:`.schema`
+  its tables and migrations, :mod:`.rows` rows into Arrow and the checks a
+  row must pass;
 - :mod:`.locking` — who may open the file when (``docs/concurrency.md``);
 - :mod:`.prune` and :mod:`.export` — ``recurscope prune`` and ``recurscope export``.
 """

@@ -15,12 +15,11 @@ process and what to do; a raw DuckDB lock error never escapes. See
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,7 +31,9 @@ import duckdb
 import pyarrow as pa
 
 from ..errors import SchemaVersionError, StoreError, StoreLockedError
-from ..records import DEFAULT_LIMITS, MAX_TIMESTAMP_NS, DecodeLimits, Reason, Rejection, SpanRow
+from ..records import DEFAULT_LIMITS, DecodeLimits, Rejection, SpanRow
+from .rows import PreparedRows, prepare_rows, quarantine_table, safe_text
+from .schema import MIGRATIONS
 
 __all__ = [
     "DB_ENV_VAR",
@@ -49,26 +50,33 @@ __all__ = [
     "resolve_db_path",
 ]
 
+
 SCHEMA_VERSION: Final = 1
 """The schema this code writes; older files are migrated, newer ones refused."""
+
 
 DEFAULT_DB_PATH: Final = Path("data") / "recurscope.duckdb"
 """Where the store lives when neither ``--db`` nor ``RECURSCOPE_DB`` says otherwise."""
 
+
 DB_ENV_VAR: Final = "RECURSCOPE_DB"
 """Environment variable naming the store file."""
 
+
 RunStatus = Literal["running", "ok", "failed", "unchanged"]
 
-_HEX32: Final = re.compile(r"[0-9a-f]{32}")
-_HEX16: Final = re.compile(r"[0-9a-f]{16}")
+
 _LOCK_RETRY_SECONDS: Final = 0.1
+
 
 BULK_WAL_BYTES: Final = 64 * 1024**2
 """WAL a bulk load may gather between checkpoints (see :meth:`Store.bulk_writes`)."""
 
+
 BULK_MEMORY_BYTES: Final = 512 * 1024**2
 """DuckDB's memory limit during a bulk load (see :meth:`Store.bulk_writes`)."""
+
+
 _KNOWN_COMMANDS: Final = frozenset(
     {"ingest", "serve", "dashboard", "demo", "report", "export", "replay", "simulate"}
 )
@@ -85,102 +93,6 @@ def resolve_db_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     if from_env:
         return Path(from_env)
     return DEFAULT_DB_PATH
-
-
-# --------------------------------------------------------------------------
-# Schema and migrations.
-
-_MAP: Final = "MAP(VARCHAR, VARCHAR)"
-
-_CREATE_V1: Final = (
-    """
-    CREATE TABLE recurscope_meta (
-        key   VARCHAR NOT NULL,  -- 'schema_version', ...
-        value VARCHAR NOT NULL
-    )
-    """,
-    "CREATE SEQUENCE ingest_id_seq START 1",
-    """
-    CREATE TABLE ingest_log (
-        IngestId          BIGINT    NOT NULL,  -- one per source per run
-        Source            VARCHAR   NOT NULL,  -- absolute path, '<stdin>', or a receiver's name
-        Format            VARCHAR   NOT NULL,  -- 'otlp-json', 'otlp-proto', ...
-        Status            VARCHAR   NOT NULL,  -- running | ok | failed | unchanged
-        SourceSize        BIGINT,              -- size of a regular file when opened
-        Bytes             BIGINT    NOT NULL DEFAULT 0,  -- bytes read this run
-        Checksum          VARCHAR,             -- sha256 of the source's bytes [0, end of read)
-        RecordsRead       BIGINT    NOT NULL DEFAULT 0,  -- = accepted + quarantined + duplicates
-        SpansAccepted     BIGINT    NOT NULL DEFAULT 0,
-        RowsQuarantined   BIGINT    NOT NULL DEFAULT 0,
-        DuplicatesSkipped BIGINT    NOT NULL DEFAULT 0,
-        ResumeOffset      BIGINT,              -- byte offset after the last complete line
-        ResumeLine        BIGINT,              -- lines before ResumeOffset
-        ResumeChecksum    VARCHAR,             -- sha256 of bytes [0, ResumeOffset)
-        StartedAt         TIMESTAMP NOT NULL,  -- UTC
-        FinishedAt        TIMESTAMP,           -- UTC; NULL while running or after a crash
-        Detail            VARCHAR              -- why a run failed or re-read from the start
-    )
-    """,
-    f"""
-    CREATE TABLE otel_traces (
-        Timestamp          TIMESTAMP_NS NOT NULL,  -- span start, ns since the epoch (UTC)
-        TraceId            VARCHAR NOT NULL,       -- 32 lower-case hex digits
-        SpanId             VARCHAR NOT NULL,       -- 16 lower-case hex digits
-        ParentSpanId       VARCHAR NOT NULL,       -- '' for a root span
-        TraceState         VARCHAR NOT NULL,
-        SpanName           VARCHAR NOT NULL,
-        SpanKind           VARCHAR NOT NULL,       -- 'Internal', 'Server', ... ('' if unknown)
-        ServiceName        VARCHAR NOT NULL,       -- resource service.name ('' if absent)
-        ResourceAttributes {_MAP} NOT NULL,
-        ScopeName          VARCHAR NOT NULL,
-        ScopeVersion       VARCHAR NOT NULL,
-        SpanAttributes     {_MAP} NOT NULL,
-        Duration           BIGINT NOT NULL,        -- end - start in ns, never negative
-        StatusCode         VARCHAR NOT NULL,       -- 'Unset', 'Ok', 'Error'
-        StatusMessage      VARCHAR NOT NULL,
-        Events STRUCT(Timestamp TIMESTAMP_NS, Name VARCHAR, Attributes {_MAP})[] NOT NULL,
-        Links  STRUCT(TraceId VARCHAR, SpanId VARCHAR, TraceState VARCHAR,
-                      Attributes {_MAP})[] NOT NULL,
-        ScopeAttributes    {_MAP} NOT NULL,        -- extension: the exporter drops these
-        IngestId           BIGINT NOT NULL         -- bookkeeping: the ingest_log run
-    )
-    """,
-    """
-    CREATE TABLE quarantine (
-        IngestId      BIGINT    NOT NULL,
-        Source        VARCHAR   NOT NULL,
-        Line          BIGINT,              -- 1-based line (JSON lines)
-        ByteOffset    BIGINT,              -- offset of the record's unit (decompressed)
-        SpanIndex     BIGINT,              -- 0-based span index within the unit
-        Reason        VARCHAR   NOT NULL,  -- see docs/ingest.md
-        Detail        VARCHAR   NOT NULL,
-        TraceId       VARCHAR   NOT NULL,  -- when the decoder got that far, else ''
-        SpanId        VARCHAR   NOT NULL,
-        Excerpt       VARCHAR   NOT NULL,  -- raw input, truncated
-        QuarantinedAt TIMESTAMP NOT NULL   -- UTC
-    )
-    """,
-    f"INSERT INTO recurscope_meta VALUES ('schema_version', '{1}')",
-)
-
-
-def _create_v1(con: duckdb.DuckDBPyConnection) -> None:
-    for statement in _CREATE_V1:
-        con.execute(statement)
-
-
-Migration = Callable[[duckdb.DuckDBPyConnection], None]
-
-MIGRATIONS: Final[dict[int, Migration]] = {0: _create_v1}
-"""``MIGRATIONS[v]`` moves a file from schema ``v`` to ``v + 1`` (0 = a fresh file).
-
-A new schema version adds one function here; each runs in its own
-transaction and bumps ``recurscope_meta.schema_version``.
-"""
-
-
-# --------------------------------------------------------------------------
-# Records the store returns.
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,283 +148,6 @@ class IngestSummary:
     rows_quarantined: int
     duplicates_skipped: int
     detail: str | None = None
-
-
-# --------------------------------------------------------------------------
-# Arrow conversion.
-
-_ARROW_TS: Final = pa.timestamp("ns")
-
-
-class _MapColumn:
-    """Builds a ``MAP(VARCHAR, VARCHAR)`` Arrow column from offsets, keys and values.
-
-    Much faster than converting Python dicts one by one, and most maps are
-    shared (every span of a resource has the same resource attributes).
-    """
-
-    __slots__ = ("keys", "offsets", "values")
-
-    def __init__(self) -> None:
-        self.offsets = [0]
-        self.keys: list[str] = []
-        self.values: list[str] = []
-
-    def add(self, mapping: Mapping[str, str]) -> None:
-        if mapping:
-            self.keys.extend(mapping.keys())
-            self.values.extend(mapping.values())
-        self.offsets.append(len(self.keys))
-
-    def array(self) -> pa.Array:
-        return pa.MapArray.from_arrays(
-            pa.array(self.offsets, pa.int32()),
-            pa.array(self.keys, pa.string()),
-            pa.array(self.values, pa.string()),
-        )
-
-
-def _shared_map_array(maps: list[Mapping[str, str]]) -> pa.Array:
-    """A MAP column of maps shared by many rows, dictionary-encoded by object identity.
-
-    Every span of a resource (and scope) carries the *same* attribute map
-    object, so each distinct map is converted once per batch. It also saves
-    DuckDB's work: it checks every map it receives for duplicate keys, about
-    half a microsecond per entry, and a dictionary is checked once, not per row.
-    The rows keep the maps alive, so ``id`` cannot be reused during the call.
-    """
-    index: dict[int, int] = {}
-    unique = _MapColumn()
-    indices: list[int] = []
-    for mapping in maps:
-        number = index.get(id(mapping))
-        if number is None:
-            number = index[id(mapping)] = len(index)
-            unique.add(mapping)
-        indices.append(number)
-    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), unique.array())
-
-
-def _map_array(maps: list[Mapping[str, str]]) -> pa.Array:
-    """A MAP column of per-row maps, built from offsets, keys and values in C loops."""
-    offsets = [0, *itertools.accumulate(map(len, maps))]
-    return pa.MapArray.from_arrays(
-        pa.array(offsets, pa.int32()),
-        pa.array(list(itertools.chain.from_iterable(maps)), pa.string()),
-        pa.array(list(itertools.chain.from_iterable(m.values() for m in maps)), pa.string()),
-    )
-
-
-def _spans_table(rows: Sequence[SpanRow]) -> pa.Table:
-    event_offsets = [0]
-    event_times: list[int] = []
-    event_names: list[str] = []
-    event_attributes = _MapColumn()
-    link_offsets = [0]
-    link_trace_ids: list[str] = []
-    link_span_ids: list[str] = []
-    link_states: list[str] = []
-    link_attributes = _MapColumn()
-    for row in rows:
-        if row.events:
-            for event in row.events:
-                event_times.append(event.time_unix_nano)
-                event_names.append(event.name)
-                event_attributes.add(event.attributes)
-        event_offsets.append(len(event_times))
-        if row.links:
-            for link in row.links:
-                link_trace_ids.append(link.trace_id)
-                link_span_ids.append(link.span_id)
-                link_states.append(link.trace_state)
-                link_attributes.add(link.attributes)
-        link_offsets.append(len(link_trace_ids))
-    events = pa.ListArray.from_arrays(
-        pa.array(event_offsets, pa.int32()),
-        pa.StructArray.from_arrays(
-            [
-                pa.array(event_times, _ARROW_TS),
-                pa.array(event_names, pa.string()),
-                event_attributes.array(),
-            ],
-            names=["Timestamp", "Name", "Attributes"],
-        ),
-    )
-    links = pa.ListArray.from_arrays(
-        pa.array(link_offsets, pa.int32()),
-        pa.StructArray.from_arrays(
-            [
-                pa.array(link_trace_ids, pa.string()),
-                pa.array(link_span_ids, pa.string()),
-                pa.array(link_states, pa.string()),
-                link_attributes.array(),
-            ],
-            names=["TraceId", "SpanId", "TraceState", "Attributes"],
-        ),
-    )
-    return pa.table(
-        {
-            "Timestamp": pa.array([r.start_time_unix_nano for r in rows], _ARROW_TS),
-            "TraceId": pa.array([r.trace_id for r in rows], pa.string()),
-            "SpanId": pa.array([r.span_id for r in rows], pa.string()),
-            "ParentSpanId": pa.array([r.parent_span_id for r in rows], pa.string()),
-            "TraceState": pa.array([r.trace_state for r in rows], pa.string()),
-            "SpanName": pa.array([r.name for r in rows], pa.string()),
-            "SpanKind": pa.array([r.kind for r in rows], pa.string()),
-            "ServiceName": pa.array([r.service_name for r in rows], pa.string()),
-            "ResourceAttributes": _shared_map_array([r.resource_attributes for r in rows]),
-            "ScopeName": pa.array([r.scope_name for r in rows], pa.string()),
-            "ScopeVersion": pa.array([r.scope_version for r in rows], pa.string()),
-            "SpanAttributes": _map_array([r.attributes for r in rows]),
-            "Duration": pa.array(
-                [r.end_time_unix_nano - r.start_time_unix_nano for r in rows], pa.int64()
-            ),
-            "StatusCode": pa.array([r.status_code for r in rows], pa.string()),
-            "StatusMessage": pa.array([r.status_message for r in rows], pa.string()),
-            "Events": events,
-            "Links": links,
-            "ScopeAttributes": _shared_map_array([r.scope_attributes for r in rows]),
-        }
-    )
-
-
-def _safe_text(text: str) -> str:
-    """Text DuckDB can store: lone surrogates (from JSON escapes, odd file names) escaped."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
-
-
-def _excerpt_text(excerpt: bytes | str, limit: int) -> str:
-    if isinstance(excerpt, bytes):
-        return excerpt[:limit].decode("utf-8", "backslashreplace")
-    return _safe_text(excerpt[:limit])
-
-
-def _quarantine_table(
-    rejections: Sequence[Rejection], ingest_id: int, source: str, limits: DecodeLimits
-) -> pa.Table:
-    now = datetime.now(UTC).replace(tzinfo=None)
-    n = len(rejections)
-    return pa.table(
-        {
-            "IngestId": pa.array([ingest_id] * n, pa.int64()),
-            "Source": pa.array([source] * n, pa.string()),
-            "Line": pa.array([r.position.line for r in rejections], pa.int64()),
-            "ByteOffset": pa.array([r.position.byte_offset for r in rejections], pa.int64()),
-            "SpanIndex": pa.array([r.position.span_index for r in rejections], pa.int64()),
-            "Reason": pa.array([str(r.reason) for r in rejections], pa.string()),
-            "Detail": pa.array([_safe_text(r.detail) for r in rejections], pa.string()),
-            "TraceId": pa.array([_safe_text(r.trace_id)[:64] for r in rejections], pa.string()),
-            "SpanId": pa.array([_safe_text(r.span_id)[:64] for r in rejections], pa.string()),
-            "Excerpt": pa.array(
-                [_excerpt_text(r.excerpt, limits.excerpt_bytes) for r in rejections], pa.string()
-            ),
-            "QuarantinedAt": pa.array([now] * n, pa.timestamp("us")),
-        }
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedRows:
-    """A batch's rows made ready to insert: checked, deduplicated, as Arrow columns.
-
-    Built by :func:`prepare_rows` without touching the database, so it can
-    be done in another process (see :mod:`recurscope.pipeline.ingest.parallel`).
-    """
-
-    table: pa.Table | None
-    """The storable rows, first of each (TraceId, SpanId) only; ``None`` if there are none."""
-    problems: tuple[Rejection, ...]
-    """Rows the table cannot hold unaltered (see :func:`check_row`), to quarantine."""
-    checked: int
-    """Rows that passed :func:`check_row`: accepted + duplicates + unstorable."""
-    unstorable: int = 0
-    """Of ``checked``, rows with text DuckDB cannot store (quarantined too)."""
-
-
-def prepare_rows(rows: Sequence[SpanRow]) -> PreparedRows:
-    """Check ``rows``, drop repeats within them, and build the Arrow table to insert."""
-    good: list[SpanRow] = []
-    problems: list[Rejection] = []
-    for row in rows:
-        problem = check_row(row)
-        if problem is None:
-            good.append(row)
-        else:
-            problems.append(problem)
-    checked = len(good)
-    if not good:
-        return PreparedRows(None, tuple(problems), 0)
-    # Identity is (TraceId, SpanId): the first of a repeated span wins.
-    # Deduplicating here is far cheaper than a window function in SQL.
-    unique: dict[tuple[str, str], SpanRow] = {}
-    for span in good:
-        unique.setdefault((span.trace_id, span.span_id), span)
-    if len(unique) != len(good):
-        good = list(unique.values())
-    try:
-        return PreparedRows(_spans_table(good), tuple(problems), checked)
-    except (UnicodeEncodeError, pa.ArrowException):
-        # Only rows built outside our decoders can get here (they check
-        # text); keep the good ones and quarantine the unstorable.
-        good, unstorable = _split_unstorable(good)
-        table = _spans_table(good) if good else None
-        return PreparedRows(table, (*problems, *unstorable), checked, len(unstorable))
-
-
-def check_row(row: SpanRow) -> Rejection | None:
-    """Why ``otel_traces`` cannot hold ``row`` unaltered, or ``None`` if it can.
-
-    Nothing is clamped or rewritten: a span the table cannot represent goes
-    to quarantine whole, with the reason.
-    """
-    reason: Reason | None = None
-    detail = ""
-    start, end = row.start_time_unix_nano, row.end_time_unix_nano
-    if not _HEX32.fullmatch(row.trace_id) or not _HEX16.fullmatch(row.span_id):
-        reason, detail = (
-            Reason.INVALID_ID,
-            "trace/span id is not lower-case hex of the right length",
-        )
-    elif row.parent_span_id and not _HEX16.fullmatch(row.parent_span_id):
-        reason, detail = Reason.INVALID_ID, "parentSpanId is not 16 lower-case hex digits"
-    elif start == 0 or end == 0:
-        which = "start" if start == 0 else "end"
-        reason, detail = Reason.MISSING_TIMESTAMP, f"the span's {which} time is missing (zero)"
-    elif start > MAX_TIMESTAMP_NS or end > MAX_TIMESTAMP_NS or start < 0 or end < 0:
-        reason = Reason.TIMESTAMP_OUT_OF_RANGE
-        detail = (
-            f"start {start} / end {end} ns is outside what TIMESTAMP_NS holds "
-            f"(0..{MAX_TIMESTAMP_NS}, up to 2262-04-11)"
-        )
-    elif end < start:
-        reason = Reason.NEGATIVE_DURATION
-        detail = f"the span ends {start - end} ns before it starts"
-    else:
-        for event in row.events:
-            if not 0 <= event.time_unix_nano <= MAX_TIMESTAMP_NS:
-                reason = Reason.TIMESTAMP_OUT_OF_RANGE
-                detail = f"event {event.name!r} time {event.time_unix_nano} is out of range"
-                break
-    if reason is None:
-        return None
-    import json
-
-    return Rejection(
-        reason,
-        detail,
-        json.dumps(row.as_json_dict(), ensure_ascii=False),
-        row.position,
-        trace_id=row.trace_id,
-        span_id=row.span_id,
-    )
-
-
-# --------------------------------------------------------------------------
-# Lock errors.
 
 
 def _process_args(pid: int) -> list[str]:
@@ -583,10 +218,6 @@ def _locked_error(path: Path, message: str, wanted_read_only: bool) -> StoreLock
     return StoreLockedError(
         text, path=str(path), holder_pid=pid, holder_kind=kind, holder_mode=mode
     )
-
-
-# --------------------------------------------------------------------------
-# The store.
 
 
 class Store:
@@ -1005,7 +636,7 @@ class Store:
     ) -> IngestRun:
         """Start a logged run for one source; write batches to it, then finish it."""
         self._require_writable()
-        source = _safe_text(source)
+        source = safe_text(source)
         with self._lock:
             row = self._con.execute(
                 "INSERT INTO ingest_log (IngestId, Source, Format, Status, SourceSize, StartedAt) "
@@ -1034,7 +665,7 @@ class Store:
         self._require_writable()
         row_list = list(rows)
         rejection_list = list(rejections)
-        source = _safe_text(source)
+        source = safe_text(source)
         with self._lock:
             con = self._con
             con.execute("BEGIN TRANSACTION")
@@ -1097,7 +728,7 @@ class Store:
             accepted = self._insert_spans(prepared.table, ingest_id)
         if quarantined:
             self._con.register(
-                "_recurscope_quarantine", _quarantine_table(quarantined, ingest_id, source, limits)
+                "_recurscope_quarantine", quarantine_table(quarantined, ingest_id, source, limits)
             )
             try:
                 self._con.execute(
@@ -1146,28 +777,6 @@ def _copy_range(source: int, target: int, size: int) -> None:
             os.write(target, chunk)
             copied = len(chunk)
         offset += copied
-
-
-def _split_unstorable(rows: list[SpanRow]) -> tuple[list[SpanRow], list[Rejection]]:
-    from ..decode.otlp import row_has_lone_surrogate
-
-    good: list[SpanRow] = []
-    bad: list[Rejection] = []
-    for row in rows:
-        if row_has_lone_surrogate(row):
-            bad.append(
-                Rejection(
-                    Reason.INVALID_UTF8,
-                    "a string holds a lone UTF-16 surrogate, which is not valid Unicode text",
-                    "",
-                    row.position,
-                    trace_id=row.trace_id,
-                    span_id=row.span_id,
-                )
-            )
-        else:
-            good.append(row)
-    return good, bad
 
 
 def _utcnow() -> datetime:
@@ -1297,7 +906,7 @@ class IngestRun:
                     checksum,
                     self.bytes_read,
                     _utcnow(),
-                    None if detail is None else _safe_text(detail),
+                    None if detail is None else safe_text(detail),
                     self.ingest_id,
                 ],
             )
@@ -1320,7 +929,7 @@ class IngestRun:
         with self.store._lock:
             self.store._con.execute(
                 "UPDATE ingest_log SET Detail = ? WHERE IngestId = ?",
-                [_safe_text(detail), self.ingest_id],
+                [safe_text(detail), self.ingest_id],
             )
 
     def __enter__(self) -> Self:
