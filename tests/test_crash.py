@@ -18,7 +18,8 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store
-from recurscope.pipeline.ingest.receiver import Receiver, ReceiverConfig, _Drainer
+from recurscope.pipeline.ingest.drainer import Drainer
+from recurscope.pipeline.ingest.receiver import Receiver, ReceiverConfig
 from recurscope.pipeline.ingest.spool import Spool
 from recurscope.pipeline.testing import ReceiverProcess, decoder_worker_pids, synthetic_lines
 
@@ -163,7 +164,7 @@ def test_a_crash_after_a_commit_replays_nothing_twice(
 
             monkeypatch.setattr(Spool, "remove", forget_but_keep_file)
         else:
-            monkeypatch.setattr(_Drainer, "_finish_segment", lambda *args: None)
+            monkeypatch.setattr(Drainer, "_finish_segment", lambda *args: None)
     finally:
         receiver.stop()
     monkeypatch.undo()
