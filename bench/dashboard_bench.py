@@ -47,7 +47,7 @@ import duckdb
 from recurscope.dashboards import queries
 from recurscope.dashboards.queries import Filters
 from recurscope.pipeline.evidence import models as evidence
-from recurscope.pipeline.evidence.models import EvidenceView
+from recurscope.pipeline.evidence.views import EvidenceView
 from recurscope.pipeline.store.database import Store
 from recurscope.pipeline.store.locking import read_connection
 from recurscope.pipeline.testing import create_otel_traces_table, insert_synthetic_spans

@@ -26,6 +26,7 @@ from pathlib import Path
 import duckdb
 
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence import views
 from recurscope.pipeline.testing import create_otel_traces_table, insert_synthetic_spans
 from recurscope.pipeline.verdict import stats as stats
 
@@ -73,7 +74,7 @@ def main() -> int:
         boot_seconds: list[float] = []
         for _ in range(options.repeat):
             started = time.perf_counter()
-            with evidence.EvidenceView(con) as view:
+            with views.EvidenceView(con) as view:
                 matrix = view.session_matrix()
                 view_seconds.append(time.perf_counter() - started)
                 started = time.perf_counter()

@@ -16,7 +16,7 @@ Rules the functions keep:
   :func:`~recurscope.pipeline.verdict.compare.compare`), so the dashboard and
   ``recurscope report`` cannot disagree.
 - Filters are :class:`Filters`, turned into SQL only by
-  :class:`~recurscope.pipeline.evidence.models.EvidenceFilter` (values quoted by
+  :class:`~recurscope.pipeline.evidence.views.EvidenceFilter` (values quoted by
   ``sql_literal``), so any text a span carried is data, never SQL.
 """
 
@@ -32,13 +32,8 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
-from recurscope.pipeline.evidence.models import (
-    REFRESH_LOG,
-    SESSION_MODELS,
-    SPAN_MODELS,
-    EvidenceFilter,
-    sql_literal,
-)
+from recurscope.pipeline.evidence.models import REFRESH_LOG, SESSION_MODELS, SPAN_MODELS
+from recurscope.pipeline.evidence.views import EvidenceFilter, sql_literal
 from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
 from recurscope.pipeline.verdict.report import Report, build_report
 

@@ -13,6 +13,7 @@ import pytest
 from recurscope.instrumentation import Recorder, TokenCounter, configure
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence import views
 from recurscope.pipeline.ingest.files import ingest
 from recurscope.pipeline.store.database import Store
 from recurscope.pipeline.testing import (
@@ -323,7 +324,7 @@ class TestViews:
         stored = sorted(con.execute("SELECT * FROM session_criteria").fetchall())
         con.close()
         reader = duckdb.connect(path, read_only=True)
-        with evidence.EvidenceView(reader) as view:
+        with views.EvidenceView(reader) as view:
             assert not view.stale_reason
             assert sorted(view.query("SELECT * FROM session_criteria")) == stored
         # The view's TEMP tables do not leak into the reader's namespace.
@@ -334,7 +335,7 @@ class TestViews:
         con = _fresh(30, seed=4)
         evidence.refresh(con)
         insert_synthetic_spans(con, sessions=5, seed=4, first_session=30, start=START)
-        with evidence.EvidenceView(con) as view:
+        with views.EvidenceView(con) as view:
             assert "since the last refresh" in view.stale_reason
             stale = sorted(view.query("SELECT * FROM session_criteria"))
         evidence.refresh(con)
@@ -344,7 +345,7 @@ class TestViews:
         self, realistic: duckdb.DuckDBPyConnection
     ) -> None:
         """role = planner keeps planner calls, and trims planned inside them."""
-        with evidence.EvidenceView(realistic, evidence.EvidenceFilter(role="planner")) as view:
+        with views.EvidenceView(realistic, views.EvidenceFilter(role="planner")) as view:
             roles = {row[0] for row in view.query("SELECT DISTINCT role FROM calls")}
             trim_roles = {row[0] for row in view.query("SELECT DISTINCT role FROM trims")}
         assert roles == {"planner"} and trim_roles == {"planner"}
@@ -353,17 +354,17 @@ class TestViews:
         self, realistic: duckdb.DuckDBPyConnection
     ) -> None:
         """Rows come sorted by session, so the bootstrap never depends on row order."""
-        with evidence.EvidenceView(realistic) as view:
+        with views.EvidenceView(realistic) as view:
             matrix = view.session_matrix(["trim_pressure"])
         assert list(matrix.sessions) == sorted(matrix.sessions)
         assert matrix.numerators.shape == (300, 1)
 
     def test_filter_values_are_quoted_safely(self) -> None:
         """A quote in a filter value is data, not SQL."""
-        assert evidence.sql_literal("o'brien") == "'o''brien'"
+        assert views.sql_literal("o'brien") == "'o''brien'"
         con = _fresh(5, seed=1)
         evidence.refresh(con)
-        with evidence.EvidenceView(con, evidence.EvidenceFilter(role="x' OR '1'='1")) as view:
+        with views.EvidenceView(con, views.EvidenceFilter(role="x' OR '1'='1")) as view:
             assert view.query("SELECT count(*) FROM calls") == [(0,)]
 
 

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from recurscope.pipeline.evidence import models as evidence
-from recurscope.pipeline.evidence.models import EvidenceView
+from recurscope.pipeline.evidence.views import EvidenceView
 from recurscope.pipeline.store.locking import open_for_writing, read_connection
 from recurscope.pipeline.testing import add_synthetic_spans
 from recurscope.pipeline.verdict import report as report_module

@@ -16,7 +16,7 @@ from recurscope.cli import compare as compare_cli
 from recurscope.cli import report as report_cli
 from recurscope.pipeline.errors import PipelineError
 from recurscope.pipeline.evidence import models as evidence
-from recurscope.pipeline.evidence.models import EvidenceFilter
+from recurscope.pipeline.evidence.views import EvidenceFilter
 from recurscope.pipeline.testing import (
     create_otel_traces_table,
     insert_span_specs,

@@ -35,9 +35,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -57,25 +57,22 @@ __all__ = [
     "SESSION_MODELS",
     "SPAN_MODELS",
     "SQL_DIR",
-    "EvidenceFilter",
-    "EvidenceView",
     "RefreshResult",
-    "SessionMatrix",
-    "first_span_at",
     "install_dialect",
     "models_version",
-    "origin_counts",
     "refresh",
     "run_audits",
-    "sql_literal",
     "sql_text",
 ]
+
 
 SQL_DIR: Final = Path(__file__).with_name("sql")
 """Folder of the SQL, one file per table, audit, macro set or fixture, in subfolders by kind."""
 
+
 RECURSCOPE_SPAN_NAMES: Final = (sc.SPAN_CALL, sc.SPAN_TRIM, sc.SPAN_BOUNDARY_SHIFT)
 """The span names the evidence reads; every other span in ``otel_traces`` is ignored."""
+
 
 SPAN_MODELS: Final = (
     "calls",
@@ -88,10 +85,9 @@ SPAN_MODELS: Final = (
 )
 """Tables built from spans, in dependency order; every row depends on its own session only."""
 
-_DERIVED_SPAN_MODELS: Final = ("history_access", "session_fingerprints", "session_activity")
-# Span models computed from the other span tables: a filtered view recomputes
-# them from its filtered rows instead of filtering their rows (which lack the
-# columns a filter needs).
+
+DERIVED_SPAN_MODELS: Final = ("history_access", "session_fingerprints", "session_activity")
+
 
 SESSION_MODELS: Final = (
     "evidence_params",
@@ -108,14 +104,18 @@ SESSION_MODELS: Final = (
 aggregates rebuilt on every refresh.
 """
 
+
 AUDITS: Final = tuple(sorted(path.stem for path in (SQL_DIR / "audits").glob("audit_*.sql")))
 """Audit queries (``sql/audits/audit_*.sql``): each must return zero rows on sound evidence."""
+
 
 REFRESH_LOG: Final = "evidence_refresh_log"
 """Table with one row per refresh: mode, sessions, watermark, timing, SQL version."""
 
+
 DEFAULT_MIN_OTHER_SESSIONS: Final = 4
 """S of the shipped pre-registration (``data/preregistration.toml``); a test keeps them equal."""
+
 
 DEFAULT_LATENESS: Final = timedelta(minutes=10)
 """How far before the watermark an incremental refresh looks for new spans.
@@ -126,10 +126,16 @@ found (the span ledger check triggers a per-session sweep); the margin only
 decides how often that slower sweep is needed.
 """
 
+
 # Tables with one row per recurscope span (calls, trims, boundary shifts).
-_SPAN_ROW_TABLES: Final = ("calls", "trims", "boundary_shifts")
-_SPAN_NAME_LIST: Final = ", ".join(f"'{name}'" for name in RECURSCOPE_SPAN_NAMES)
+SPAN_ROW_TABLES: Final = ("calls", "trims", "boundary_shifts")
+
+
+SPAN_NAME_LIST: Final = ", ".join(f"'{name}'" for name in RECURSCOPE_SPAN_NAMES)
+
+
 _SESSION_EXPR: Final = "attr_str(SpanAttributes, 'gen_ai.conversation.id')"
+
 
 RefreshMode = Literal["full", "incremental", "sessions"]
 
@@ -170,10 +176,6 @@ def models_version() -> str:
 def install_dialect(con: duckdb.DuckDBPyConnection) -> None:
     """Define the TEMP macros the models use (``sql/macros/_dialect.sql``) on ``con``."""
     con.execute(sql_text("_dialect"))
-
-
-# ---------------------------------------------------------------------------
-# Refresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ def refresh(
     cur = con.cursor()
     try:
         install_dialect(cur)
-        target = _Target.of(cur)
+        target = Target.of(cur)
         if not target.has_table("otel_traces"):
             raise PipelineError(
                 "No otel_traces table in the database: ingest spans first "
@@ -268,7 +270,7 @@ def refresh(
 
 
 @dataclass(frozen=True, slots=True)
-class _Target:
+class Target:
     """Where the evidence lives: the cursor's current catalog and schema."""
 
     catalog: str
@@ -276,8 +278,8 @@ class _Target:
     cur: duckdb.DuckDBPyConnection
 
     @classmethod
-    def of(cls, cur: duckdb.DuckDBPyConnection) -> _Target:
-        row = _first(cur.execute("SELECT current_database(), current_schema()").fetchall())
+    def of(cls, cur: duckdb.DuckDBPyConnection) -> Target:
+        row = first_row(cur.execute("SELECT current_database(), current_schema()").fetchall())
         assert row is not None
         return cls(str(row[0]), str(row[1]), cur)
 
@@ -299,19 +301,19 @@ class _Target:
         return table in self.tables()
 
 
-def _first(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+def first_row(rows: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
     """The first row, or None. Results are always fetched to the end (``fetchall``):
     a half-read result keeps the connection busy for the caller's next query."""
     return rows[0] if rows else None
 
 
-def _scalar_int(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> int:
-    row = _first(con.execute(sql, params).fetchall())
+def scalar_int(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> int:
+    row = first_row(con.execute(sql, params).fetchall())
     return int(row[0]) if row is not None and row[0] is not None else 0
 
 
-def _last_refresh(cur: duckdb.DuckDBPyConnection, target: _Target) -> _LastRefresh | None:
-    row = _first(
+def _last_refresh(cur: duckdb.DuckDBPyConnection, target: Target) -> _LastRefresh | None:
+    row = first_row(
         cur.execute(
             f"SELECT watermark, models_version, min_other_sessions FROM {target.q(REFRESH_LOG)} "
             "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
@@ -322,7 +324,7 @@ def _last_refresh(cur: duckdb.DuckDBPyConnection, target: _Target) -> _LastRefre
     return _LastRefresh(row[0], str(row[1]), int(row[2]))
 
 
-def _ensure_log(cur: duckdb.DuckDBPyConnection, target: _Target) -> None:
+def _ensure_log(cur: duckdb.DuckDBPyConnection, target: Target) -> None:
     cur.execute(
         f"""
         CREATE TABLE IF NOT EXISTS {target.q(REFRESH_LOG)} (
@@ -345,7 +347,7 @@ def _ensure_log(cur: duckdb.DuckDBPyConnection, target: _Target) -> None:
 
 def _log_refresh(
     cur: duckdb.DuckDBPyConnection,
-    target: _Target,
+    target: Target,
     result: RefreshResult,
     spans_total: int,
     s_value: int,
@@ -372,7 +374,7 @@ def _log_refresh(
     )
 
 
-def _build_session_models(
+def build_session_models(
     cur: duckdb.DuckDBPyConnection, create: str, s_value: int, qualify: Any = None
 ) -> None:
     """Build every session model with ``create`` ('CREATE OR REPLACE TABLE x' style)."""
@@ -384,7 +386,7 @@ def _build_session_models(
 
 def _full_refresh(
     cur: duckdb.DuckDBPyConnection,
-    target: _Target,
+    target: Target,
     s_value: int,
     started: float,
     reason: str,
@@ -394,16 +396,16 @@ def _full_refresh(
         _ensure_log(cur, target)
         for name in SPAN_MODELS:
             cur.execute(f"CREATE OR REPLACE TABLE {target.q(name)} AS {sql_text(name)}")
-        _build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
-        spans = _scalar_int(
+        build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+        spans = scalar_int(
             cur,
-            f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
+            f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({SPAN_NAME_LIST})",
         )
-        sessions = _scalar_int(cur, f"SELECT count(*) FROM {target.q('sessions')}")
-        watermark_row = _first(
+        sessions = scalar_int(cur, f"SELECT count(*) FROM {target.q('sessions')}")
+        watermark_row = first_row(
             cur.execute(
                 f'SELECT max("Timestamp") FROM {target.q("otel_traces")} '
-                f"WHERE SpanName IN ({_SPAN_NAME_LIST})"
+                f"WHERE SpanName IN ({SPAN_NAME_LIST})"
             ).fetchall()
         )
         watermark = watermark_row[0] if watermark_row else None
@@ -434,7 +436,7 @@ def _in_scope(column: str, scope: str = "refresh_scope") -> str:
 
 def _incremental_refresh(
     cur: duckdb.DuckDBPyConnection,
-    target: _Target,
+    target: Target,
     last: _LastRefresh,
     sessions: Iterable[str | None] | None,
     s_value: int,
@@ -463,16 +465,16 @@ def _incremental_refresh(
                 SELECT DISTINCT {_SESSION_EXPR}
                 FROM {raw}
                 WHERE "Timestamp" >= coalesce(CAST(? AS TIMESTAMP_NS), TIMESTAMP_NS '-infinity')
-                  AND SpanName IN ({_SPAN_NAME_LIST})
+                  AND SpanName IN ({SPAN_NAME_LIST})
                 """,
                 [since],
             )
         _copy_scoped_spans(cur, raw, _scope_start(cur, target, since))
         if mode == "incremental":
             late_spans = _sweep_if_counts_disagree(cur, target, raw)
-        scoped_sessions = _scalar_int(cur, "SELECT count(*) FROM refresh_scope")
-        spans_read = _scalar_int(cur, "SELECT count(*) FROM temp.main.otel_traces")
-        watermark_row = _first(
+        scoped_sessions = scalar_int(cur, "SELECT count(*) FROM refresh_scope")
+        spans_read = scalar_int(cur, "SELECT count(*) FROM temp.main.otel_traces")
+        watermark_row = first_row(
             cur.execute('SELECT max("Timestamp") FROM temp.main.otel_traces').fetchall()
         )
         new_mark = watermark_row[0] if watermark_row else None
@@ -512,11 +514,11 @@ def _incremental_refresh(
                 _replace_rows(cur, target, name, "refresh_scope", f"temp.main.scoped_{name}")
             if s_value != last.min_other_sessions:
                 # A new S can flip any cluster: rebuild every session model.
-                _build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+                build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
             else:
                 _refresh_session_models(cur, target)
-            spans_total = _scalar_int(
-                cur, f"SELECT count(*) FROM {raw} WHERE SpanName IN ({_SPAN_NAME_LIST})"
+            spans_total = scalar_int(
+                cur, f"SELECT count(*) FROM {raw} WHERE SpanName IN ({SPAN_NAME_LIST})"
             )
             result = RefreshResult(
                 mode=mode,
@@ -562,14 +564,14 @@ def _drop_temps(cur: duckdb.DuckDBPyConnection, names: Iterable[str]) -> None:
 
 
 def _replace_rows(
-    cur: duckdb.DuckDBPyConnection, target: _Target, table: str, scope: str, source: str
+    cur: duckdb.DuckDBPyConnection, target: Target, table: str, scope: str, source: str
 ) -> None:
     """Delete the scope sessions' rows of ``table`` and insert ``source`` in their place."""
     cur.execute(f"DELETE FROM {target.q(table)} WHERE {_in_scope('session_id', scope)}")
     cur.execute(f"INSERT INTO {target.q(table)} BY NAME SELECT * FROM {source}")
 
 
-def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: _Target) -> None:
+def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: Target) -> None:
     """Bring the session models up to date after the scope's span rows were replaced.
 
     Runs inside the refresh transaction, after the span tables are current.
@@ -586,7 +588,7 @@ def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: _Target) -> 
     cur.execute(
         f"CREATE OR REPLACE TEMP TABLE merged_clusters AS {sql_text('code_clusters_merge')}"
     )
-    if _scalar_int(cur, "SELECT count(*) FROM merged_clusters WHERE needs_recompute"):
+    if scalar_int(cur, "SELECT count(*) FROM merged_clusters WHERE needs_recompute"):
         # A minimum, maximum or example came from a refreshed session and
         # the new rows do not reach it: recompute those clusters from all
         # their sessions (a view, so the filter is pushed into the scan).
@@ -636,7 +638,7 @@ def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: _Target) -> 
     # session models: the scope's rows are already in scoped_* tables; only
     # sessions pulled in by a flipped fingerprint (rare) are read back from
     # the real tables. code_clusters is read from the (now current) real table.
-    flipped = _scalar_int(cur, "SELECT count(*) FROM flipped_fingerprints")
+    flipped = scalar_int(cur, "SELECT count(*) FROM flipped_fingerprints")
     for name in SPAN_MODELS:
         extra = (
             f" UNION ALL BY NAME SELECT * FROM {target.q(name)} "
@@ -661,7 +663,7 @@ def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: _Target) -> 
 
 
 def _scope_start(
-    cur: duckdb.DuckDBPyConnection, target: _Target, since: datetime | None
+    cur: duckdb.DuckDBPyConnection, target: Target, since: datetime | None
 ) -> datetime | None:
     """Earliest span start the scope sessions can have, so older row groups are skipped.
 
@@ -673,9 +675,9 @@ def _scope_start(
     if since is None:
         return None
     parts = " UNION ALL ".join(
-        f"SELECT started_at, session_id FROM {target.q(name)}" for name in _SPAN_ROW_TABLES
+        f"SELECT started_at, session_id FROM {target.q(name)}" for name in SPAN_ROW_TABLES
     )
-    row = _first(
+    row = first_row(
         cur.execute(
             f"SELECT min(started_at) FROM ({parts}) WHERE {_in_scope('session_id')}"
         ).fetchall()
@@ -691,14 +693,14 @@ def _copy_scoped_spans(cur: duckdb.DuckDBPyConnection, raw: str, since: datetime
         SELECT *
         FROM {raw}
         WHERE "Timestamp" >= coalesce(CAST(? AS TIMESTAMP_NS), TIMESTAMP_NS '-infinity')
-          AND SpanName IN ({_SPAN_NAME_LIST})
+          AND SpanName IN ({SPAN_NAME_LIST})
           AND {_in_scope(_SESSION_EXPR)}
         """,
         [since],
     )
 
 
-def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: _Target, raw: str) -> int:
+def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: Target, raw: str) -> int:
     """Catch spans the fast path missed; return how many there were (0 almost always).
 
     The fast check compares two numbers over all recurscope spans — the
@@ -712,16 +714,16 @@ def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: _Target, r
     the scope's spans are copied again without a time bound.
     """
     activity = target.q("session_activity")
-    totals = _first(
+    totals = first_row(
         cur.execute(
             f"""
             SELECT
-                (SELECT count(*) FROM {raw} WHERE SpanName IN ({_SPAN_NAME_LIST}))
+                (SELECT count(*) FROM {raw} WHERE SpanName IN ({SPAN_NAME_LIST}))
                 - (SELECT count(*) FROM temp.main.otel_traces)
                 - (SELECT coalesce(sum(spans), 0) FROM {activity}
                    WHERE NOT {_in_scope("session_id")}),
                 (SELECT coalesce(sum(span_checksum(SpanId)), 0) FROM {raw}
-                 WHERE SpanName IN ({_SPAN_NAME_LIST}))
+                 WHERE SpanName IN ({SPAN_NAME_LIST}))
                 - (SELECT coalesce(sum(span_checksum(SpanId)), 0) FROM temp.main.otel_traces)
                 - (SELECT coalesce(sum(span_checksum), 0) FROM {activity}
                    WHERE NOT {_in_scope("session_id")})
@@ -739,7 +741,7 @@ def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: _Target, r
             SELECT {_SESSION_EXPR} AS session_id, count(*) AS spans,
                 sum(span_checksum(SpanId)) AS span_checksum
             FROM {raw}
-            WHERE SpanName IN ({_SPAN_NAME_LIST})
+            WHERE SpanName IN ({SPAN_NAME_LIST})
             GROUP BY ALL
         ),
         evidence_ledger AS (
@@ -759,406 +761,11 @@ def _sweep_if_counts_disagree(cur: duckdb.DuckDBPyConnection, target: _Target, r
     return max(abs(missed), 1)
 
 
-# ---------------------------------------------------------------------------
-# Audits
-
-
 def run_audits(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[Any, ...]]]:
     """Run every ``sql/audit_*.sql``; map each audit to the rows it found (empty = sound)."""
     cur = con.cursor()
     try:
         install_dialect(cur)
         return {name: cur.execute(sql_text(name)).fetchall() for name in AUDITS}
-    finally:
-        cur.close()
-
-
-# ---------------------------------------------------------------------------
-# Filtered views for reports and comparisons
-
-
-def sql_literal(value: object) -> str:
-    """``value`` as a SQL literal (text quoted by doubling ``'``), for view definitions.
-
-    Views cannot take prepared-statement parameters, so filters are inlined;
-    only this function turns values into SQL.
-    """
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, datetime):
-        naive = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
-        return f"CAST('{naive.isoformat(sep=' ')}' AS TIMESTAMP_NS)"
-    if isinstance(value, date):
-        return f"DATE '{value.isoformat()}'"
-    if isinstance(value, (list, tuple, frozenset, set)):
-        return "[" + ", ".join(sql_literal(item) for item in value) + "]"
-    text = str(value).replace("'", "''")
-    return f"'{text}'"
-
-
-_FILTERED_TABLES: Final = ("calls", "delegations", "trims", "boundary_shifts")
-# The span models a filter applies to row by row; the rest (_DERIVED_SPAN_MODELS)
-# are recomputed from the filtered calls.
-
-
-@dataclass(frozen=True, slots=True)
-class EvidenceFilter:
-    """Which evidence rows a view keeps; every field narrows, ``None`` keeps all.
-
-    ``since``/``until`` bound span start times (``until`` exclusive),
-    ``service`` the service name and ``prompt_version`` the prompt version,
-    on every table. ``role`` keeps calls and
-    delegations handled by that role, and trims and boundary shifts recorded
-    inside such a call. ``predicates`` adds a SQL condition per table
-    (``calls``, ``delegations``, ``trims``, ``boundary_shifts``), with values
-    inlined through :func:`sql_literal`; comparisons use it to select a group.
-    ``exploratory`` is false only for the pre-registered window itself.
-    ``origins`` keeps rows whose ``recurscope.origin`` is one of these
-    (``("observed",)`` for the headline of a store holding simulated spans).
-    """
-
-    since: datetime | None = None
-    until: datetime | None = None
-    service: str | None = None
-    role: str | None = None
-    prompt_version: str | None = None
-    predicates: Mapping[str, str] = field(default_factory=dict)
-    exploratory: bool = False
-    origins: tuple[str, ...] | None = None
-    """Keep rows of these ``recurscope.origin`` values only (``None``: every origin)."""
-
-    def describe(self) -> str:
-        """A one-line description of the narrowing ('' when none)."""
-        parts = []
-        if self.since is not None:
-            parts.append(f"from {self.since.isoformat(sep=' ')}")
-        if self.until is not None:
-            parts.append(f"until {self.until.isoformat(sep=' ')}")
-        if self.service is not None:
-            parts.append(f"service = {self.service}")
-        if self.role is not None:
-            parts.append(f"role = {self.role}")
-        if self.prompt_version is not None:
-            parts.append(f"prompt version = {self.prompt_version}")
-        if self.origins is not None:
-            parts.append(f"origin = {' or '.join(self.origins) or 'none'}")
-        return ", ".join(parts)
-
-    def condition(self, table: str) -> str:
-        """SQL condition rows of ``table`` must meet ('TRUE' when unfiltered)."""
-        clauses: list[str] = []
-        if self.since is not None:
-            clauses.append(f"started_at >= {sql_literal(self.since)}")
-        if self.until is not None:
-            clauses.append(f"started_at < {sql_literal(self.until)}")
-        if self.service is not None:
-            clauses.append(f"service_name = {sql_literal(self.service)}")
-        if self.role is not None:
-            clauses.append(f"role = {sql_literal(self.role)}")
-        if self.prompt_version is not None:
-            clauses.append(f"prompt_version = {sql_literal(self.prompt_version)}")
-        if self.origins is not None:
-            values = ", ".join(sql_literal(o) for o in self.origins)
-            clauses.append(f"origin IN ({values})" if values else "FALSE")
-        extra = self.predicates.get(table)
-        if extra:
-            clauses.append(f"({extra})")
-        return " AND ".join(clauses) or "TRUE"
-
-
-@dataclass(frozen=True, slots=True)
-class SessionMatrix:
-    """Per-session numerators and denominators, one column per criterion.
-
-    ``sessions`` is sorted, so the bootstrap's resamples depend only on the
-    data and the seed, never on the order rows came back in.
-    """
-
-    sessions: tuple[str, ...]
-    criteria: tuple[str, ...]
-    numerators: Any  # numpy float64 array, sessions x criteria
-    denominators: Any
-
-    def column(self, criterion: str) -> tuple[Any, Any]:
-        """Numerators and denominators of one criterion."""
-        j = self.criteria.index(criterion)
-        return self.numerators[:, j], self.denominators[:, j]
-
-
-def _stale_reason(cur: duckdb.DuckDBPyConnection, target: _Target) -> str:
-    """'' when the stored span tables can be used, else why not."""
-    existing = target.tables()
-    has_spans = "otel_traces" in existing
-    has_models = existing.issuperset(SPAN_MODELS)
-    if not has_spans:
-        if has_models:
-            return ""  # evidence copied without raw spans: use it as it is
-        raise PipelineError(
-            "The database has neither otel_traces nor evidence tables: ingest spans "
-            "first (recurscope ingest FILE)."
-        )
-    if not has_models or REFRESH_LOG not in existing:
-        return "the evidence tables have not been built yet"
-    row = _first(
-        cur.execute(
-            f"SELECT spans_total, models_version FROM {target.q(REFRESH_LOG)} "
-            "ORDER BY refreshed_at DESC, seq DESC LIMIT 1"
-        ).fetchall()
-    )
-    if row is None:
-        return "the evidence tables have not been built yet"
-    if str(row[1]) != models_version():
-        return "the evidence tables were built by other SQL"
-    total = _scalar_int(
-        cur,
-        f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST})",
-    )
-    if total != int(row[0]):
-        return f"{total - int(row[0]):+,d} recurscope spans since the last refresh"
-    return ""
-
-
-def origin_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Recurscope spans per ``recurscope.origin`` (absent = ``observed``) in the store.
-
-    Cheap when the stored evidence is current (it reads ``session_activity``);
-    otherwise it counts the raw spans, which a stale store's readers do anyway.
-    """
-    cur = con.cursor()
-    try:
-        install_dialect(cur)
-        target = _Target.of(cur)
-        if "otel_traces" in target.tables() and _stale_reason(cur, target):
-            rows = cur.execute(
-                "SELECT coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed'), "
-                f"count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({_SPAN_NAME_LIST}) "
-                "GROUP BY 1"
-            ).fetchall()
-        else:
-            rows = cur.execute(
-                f"SELECT origin, sum(spans) FROM {target.q('session_activity')} GROUP BY 1"
-            ).fetchall()
-        return {str(origin): int(spans) for origin, spans in rows if spans}
-    finally:
-        cur.close()
-
-
-class EvidenceView:
-    """Evidence for one scope (the window, a filter, a comparison group), in a private cursor.
-
-    Works on read-only connections: everything it builds is a TEMP object of
-    its own cursor, named like the model it holds, so the same SQL runs.
-    When the database's span tables are current (the last refresh saw every
-    recurscope span, with today's SQL) they are read through filtered TEMP
-    views; otherwise they are computed from ``otel_traces`` here and
-    ``stale_reason`` says why (the report shows it). The session models are
-    always rebuilt here, with the pre-registered S.
-
-    Use as a context manager; the cursor and its tables go on close.
-    """
-
-    def __init__(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        evidence_filter: EvidenceFilter | None = None,
-        *,
-        min_other_sessions: int = DEFAULT_MIN_OTHER_SESSIONS,
-    ) -> None:
-        self.filter = evidence_filter or EvidenceFilter()
-        self.min_other_sessions = min_other_sessions
-        self.stale_reason = ""
-        self.stored_session_models = False
-        self._cur = con.cursor()
-        try:
-            install_dialect(self._cur)
-            self._target = _Target.of(self._cur)
-            self._build()
-        except BaseException:
-            self._cur.close()
-            raise
-
-    def __enter__(self) -> EvidenceView:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Drop the view's tables (they belong to its cursor)."""
-        self._cur.close()
-
-    @property
-    def computed_from_spans(self) -> bool:
-        """True when the span tables were computed here because the stored ones were stale."""
-        return bool(self.stale_reason)
-
-    def _stored_tables_stale(self) -> str:
-        """'' when the stored span tables can be used, else why not."""
-        return _stale_reason(self._cur, self._target)
-
-    def _build(self) -> None:
-        cur, target, flt = self._cur, self._target, self.filter
-        self.stale_reason = self._stored_tables_stale()
-        if self.stale_reason:
-            cur.execute(
-                f"CREATE TEMP TABLE otel_traces AS SELECT * FROM {target.q('otel_traces')} "
-                f"WHERE SpanName IN ({_SPAN_NAME_LIST})"
-            )
-            for name in SPAN_MODELS:
-                cur.execute(f"CREATE TEMP TABLE {name} AS {sql_text(name)}")
-            cur.execute("DROP TABLE temp.main.otel_traces")
-            narrowed = False
-            for name in _FILTERED_TABLES:
-                condition = flt.condition(name)
-                if condition != "TRUE":
-                    narrowed = True
-                    cur.execute(
-                        f"DELETE FROM temp.main.{name} WHERE NOT coalesce({condition}, FALSE)"
-                    )
-            if narrowed:
-                for name in _DERIVED_SPAN_MODELS:
-                    cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql_text(name)}")
-        else:
-            narrowed = False
-            for name in _FILTERED_TABLES:
-                condition = flt.condition(name)
-                narrowed = narrowed or condition != "TRUE"
-                cur.execute(
-                    f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)} "
-                    f"WHERE coalesce({condition}, FALSE)"
-                )
-            for name in _DERIVED_SPAN_MODELS:
-                if narrowed:
-                    cur.execute(f"CREATE TEMP TABLE {name} AS {sql_text(name)}")
-                else:
-                    cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
-            if not narrowed and self._stored_session_models_usable():
-                # The whole store with the S the stored tables were built with:
-                # they are exactly what rebuilding here would give.
-                for name in SESSION_MODELS:
-                    cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
-                self.stored_session_models = True
-                return
-        _build_session_models(cur, "CREATE TEMP TABLE", self.min_other_sessions)
-
-    def _stored_session_models_usable(self) -> bool:
-        """True when the stored session tables exist and were built with this view's S."""
-        target = self._target
-        if not target.tables().issuperset(SESSION_MODELS):
-            return False
-        row = _first(
-            self._cur.execute(
-                f"SELECT value FROM {target.q('evidence_params')} "
-                "WHERE name = 'boilerplate_min_other_sessions'"
-            ).fetchall()
-        )
-        return row is not None and row[0] == self.min_other_sessions
-
-    def query(
-        self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
-    ) -> list[tuple[Any, ...]]:
-        """Run ``sql`` against the view's tables (``calls``, ``sessions``, ``evidence``...)."""
-        return self._cur.execute(sql, params).fetchall()
-
-    def records(
-        self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
-    ) -> list[dict[str, Any]]:
-        """Like :meth:`query`, each row as a dict keyed by column name."""
-        result = self._cur.execute(sql, params)
-        names = [d[0] for d in result.description or ()]
-        return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
-
-    def session_matrix(self, criteria: Sequence[str] | None = None) -> SessionMatrix:
-        """Per-session numerators/denominators of ``criteria`` (all when ``None``).
-
-        Every session of the view is a row, also for criteria where it has
-        nothing (0 / 0), so resampling rows is resampling sessions.
-        """
-        import numpy as np
-
-        wanted = (
-            tuple(criteria)
-            if criteria is not None
-            else tuple(
-                str(row[0])
-                for row in self._cur.execute(
-                    "SELECT DISTINCT criterion FROM session_criteria ORDER BY criterion"
-                ).fetchall()
-            )
-        )
-        sessions = tuple(
-            str(row[0])
-            for row in self._cur.execute(
-                "SELECT session_id FROM sessions ORDER BY session_id"
-            ).fetchall()
-        )
-        num = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
-        den = np.zeros((len(sessions), len(wanted)), dtype=np.float64)
-        if wanted and sessions:
-            # Positions computed in SQL and scattered with numpy: a Python loop
-            # over sessions x criteria rows costs seconds at 100,000 sessions.
-            cells = self._cur.execute(
-                """
-                with session_index as (
-                    select session_id, row_number() over (order by session_id) - 1 as i
-                    from sessions
-                ),
-                criterion_index as (
-                    select unnest(?) as criterion, generate_subscripts(?, 1) - 1 as j
-                )
-                select i, j, numerator, denominator
-                from session_criteria
-                join session_index using (session_id)
-                join criterion_index using (criterion)
-                """,
-                [list(wanted), list(wanted)],
-            ).fetchnumpy()
-            rows = np.asarray(cells["i"], dtype=np.int64)
-            cols = np.asarray(cells["j"], dtype=np.int64)
-            num[rows, cols] = np.asarray(cells["numerator"], dtype=np.float64)
-            den[rows, cols] = np.asarray(cells["denominator"], dtype=np.float64)
-        return SessionMatrix(sessions, wanted, num, den)
-
-
-def first_span_at(
-    con: duckdb.DuckDBPyConnection,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> datetime | None:
-    """Start of the earliest recurscope span in ``[since, until)`` (``None`` if none).
-
-    Reads only the Timestamp and SpanName columns of ``otel_traces`` (or the
-    span tables when the raw spans are absent): the pre-registration check
-    needs the window's first span whatever view a report shows.
-    """
-    cur = con.cursor()
-    try:
-        target = _Target.of(cur)
-        bounds = (
-            f"{sql_literal(since) if since else 'NULL'}",
-            f"{sql_literal(until) if until else 'NULL'}",
-        )
-        if target.has_table("otel_traces"):
-            sql = (
-                f'SELECT min("Timestamp") FROM {target.q("otel_traces")} '
-                f"WHERE SpanName IN ({_SPAN_NAME_LIST}) "
-                f'AND ("Timestamp" >= {bounds[0]} OR {bounds[0]} IS NULL) '
-                f'AND ("Timestamp" < {bounds[1]} OR {bounds[1]} IS NULL)'
-            )
-        else:
-            parts = " UNION ALL ".join(
-                f"SELECT started_at FROM {target.q(n)}" for n in _SPAN_ROW_TABLES
-            )
-            sql = (
-                f"SELECT min(started_at) FROM ({parts}) "
-                f"WHERE (started_at >= {bounds[0]} OR {bounds[0]} IS NULL) "
-                f"AND (started_at < {bounds[1]} OR {bounds[1]} IS NULL)"
-            )
-        row = _first(cur.execute(sql).fetchall())
-        return row[0] if row else None
     finally:
         cur.close()

@@ -26,13 +26,7 @@ import duckdb
 import numpy as np
 
 from ..errors import PipelineError
-from ..evidence.models import (
-    EvidenceFilter,
-    EvidenceView,
-    SessionMatrix,
-    origin_counts,
-    sql_literal,
-)
+from ..evidence.views import EvidenceFilter, EvidenceView, SessionMatrix, origin_counts, sql_literal
 from .rule import default_preregistration_path, load_preregistration
 from .selection import describe_empty_selection
 from .stats import bootstrap_differences, percentile_interval, ratio_of_sums

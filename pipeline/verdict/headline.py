@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Final
 
 import duckdb
 
-from ..evidence.models import REFRESH_LOG, EvidenceFilter, EvidenceView, models_version
+from ..evidence.models import REFRESH_LOG, models_version
+from ..evidence.views import EvidenceFilter, EvidenceView
 from .stats import Interval
 
 if TYPE_CHECKING:

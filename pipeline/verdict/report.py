@@ -20,7 +20,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
-from ..evidence.models import (
+from ..evidence.views import (
     EvidenceFilter,
     EvidenceView,
     SessionMatrix,

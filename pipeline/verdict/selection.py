@@ -11,11 +11,7 @@ from typing import Any, Final
 import duckdb
 
 from ..evidence.inspect import terminal_safe
-from ..evidence.models import (
-    EvidenceFilter,
-    EvidenceView,
-    origin_counts,
-)
+from ..evidence.views import EvidenceFilter, EvidenceView, origin_counts
 from .report import report_filter
 from .rule import (
     load_preregistration,
