@@ -1,0 +1,3 @@
+history = context["conversation_history"]
+speakers = [h["speaker"] for h in history]
+result = {s: speakers.count(s) for s in set(speakers)}

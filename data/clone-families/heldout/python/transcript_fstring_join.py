@@ -1,0 +1,3 @@
+history = context["conversation_history"]
+lines = [f"[{r['timestamp']}] {r['speaker']}: {r['method_name']}" for r in history]
+result = "\n".join(lines)

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.count { |r| !r[:outcome_summary][:ok] }

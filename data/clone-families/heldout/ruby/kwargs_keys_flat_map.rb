@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.flat_map { |r| (r[:kwargs] || {}).keys }.uniq.sort

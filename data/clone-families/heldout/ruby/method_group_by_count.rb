@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+grouped = history.group_by { |rec| rec[:method_name] }
+result = grouped.transform_values(&:count)

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.last(1).flat_map { |r| (r[:kwargs] || {}).keys }.uniq.sort

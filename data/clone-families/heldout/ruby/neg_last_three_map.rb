@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+closing = history.last(3)
+result = closing.map { |r| "#{r[:call_id]} #{r[:method_name]}" }

@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+participants = history.collect { |rec| rec[:speaker] }.compact.uniq
+result = { participants: participants, count: participants.length }
