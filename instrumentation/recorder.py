@@ -136,6 +136,8 @@ class _CodeFacts:
         }
         if self.analysis.fingerprint:
             attrs[sc.CODE_FINGERPRINT] = self.analysis.fingerprint
+        if self.analysis.sketch:
+            attrs[sc.CODE_SKETCH] = self.analysis.sketch
         self.attributes = attrs
         self.accessed = self.analysis.accessed
         self.ops = self.analysis.ops if self.accessed else frozenset()

@@ -171,6 +171,9 @@ CODE_ANALYSIS: Final = "recurscope.code.analysis"
 CODE_FINGERPRINT: Final = "recurscope.code.fingerprint"
 """Stable hash of the normalized history-dependent statements; same shape, same hash."""
 
+CODE_SKETCH: Final = "recurscope.code.sketch"
+"""Content-free MinHash sketch (512 hex digits) of the history-processing code: near-duplicate clusters."""
+
 CODE_HASH: Final = "recurscope.code.hash"
 """SHA-256 (first 16 hex digits) of the exact code text."""
 

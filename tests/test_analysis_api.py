@@ -54,10 +54,14 @@ def test_positive_result_satisfies_invariants() -> None:
         fingerprint=result.fingerprint,
         contextview_shaped=True,
         error=None,
+        sketch=result.sketch,
     )
     assert result.fingerprint is not None
     assert len(result.fingerprint) == 16
     int(result.fingerprint, 16)
+    assert result.sketch is not None
+    assert len(result.sketch) == 512
+    int(result.sketch, 16)
 
 
 def test_negative_result_has_no_ops_or_fingerprint() -> None:

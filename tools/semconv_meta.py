@@ -249,6 +249,14 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
         [C],
         "when the code reads history",
     ),
+    "recurscope.code.sketch": (
+        "string",
+        "",
+        "0a3f...e1 (512 hex digits)",
+        "conditional",
+        [C],
+        "when the code reads history and parsed",
+    ),
     "recurscope.code.hash": (
         "string",
         "",

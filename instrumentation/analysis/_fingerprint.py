@@ -16,6 +16,7 @@ from hashlib import blake2b
 from typing import Final
 
 from ._ruby_lexer import Token
+from ._sketch import field_key
 
 HISTORY_PLACEHOLDER: Final = "<H>"
 """Stands for the history itself, however the program reached it."""
@@ -127,6 +128,8 @@ def normalize_ruby(
     aliases: set[str],
     bound: set[str],
     placeholders: Placeholders,
+    *,
+    fields: bool = False,
 ) -> str:
     """Tokens ``start:end`` of a Ruby statement, names and literals abstracted.
 
@@ -135,7 +138,8 @@ def normalize_ruby(
     expression there, which becomes the history placeholder; ``aliases`` are
     names that stand for the history itself; ``bound`` are program-bound names
     (placeholders); method names after ``.`` stay. Comments and layout are
-    already gone in the token stream.
+    already gone in the token stream. ``fields`` keeps symbols and plain strings
+    that name a record field (``:speaker`` → ``<key:speaker>``), for the sketch.
     """
     out: list[str] = []
     skips = {s: e for s, e in excluded if e > s}
@@ -151,15 +155,24 @@ def normalize_ruby(
             out.append(HISTORY_PLACEHOLDER)
             i = span
             continue
-        out.append(_ruby_token_shape(tokens, i, aliases, bound, placeholders))
+        out.append(_ruby_token_shape(tokens, i, aliases, bound, placeholders, fields))
         i += 1
     return " ".join(t for t in out if t)
 
 
 def _ruby_token_shape(
-    tokens: list[Token], i: int, aliases: set[str], bound: set[str], placeholders: Placeholders
+    tokens: list[Token],
+    i: int,
+    aliases: set[str],
+    bound: set[str],
+    placeholders: Placeholders,
+    fields: bool = False,
 ) -> str:
     tok = tokens[i]
+    if fields and tok.kind in {"symbol", "str"} and not tok.parts:
+        key = field_key(tok.text.lstrip(":").strip("'\""))
+        if key is not None:
+            return key
     prev = tokens[i - 1] if i else None
     after_dot = prev is not None and prev.kind == "op" and prev.text in {".", "&.", "::"}
     if tok.kind == "nl":
@@ -174,7 +187,7 @@ def _ruby_token_shape(
         if tok.parts:
             inner = [
                 " ".join(
-                    _ruby_token_shape(list(part), k, aliases, bound, placeholders)
+                    _ruby_token_shape(list(part), k, aliases, bound, placeholders, fields)
                     for k in range(len(part))
                 )
                 for part in tok.parts

@@ -54,11 +54,15 @@ class CodeAnalysis:
             them; a subset of ``ALL_OPS``.
         fingerprint: 16 hex digits hashing the normalized history-dependent
             statements; ``None`` when the history is not accessed.
+        sketch: a content-free MinHash sketch of the same statements, the ops
+            and the record fields read (512 hex digits, ``_sketch.py``), for
+            near-duplicate clusters; ``None`` when the history is not accessed
+            or the program could not be parsed.
         contextview_shaped: ``ops`` shares an element with ``CONTEXTVIEW_OPS``.
         error: why parsing failed (``"SyntaxError: ... (line 3)"``), else ``None``.
 
-    Invariants: ``ops`` is empty and ``fingerprint`` is ``None`` when ``accessed`` is
-    false; ``contextview_shaped == bool(ops & CONTEXTVIEW_OPS)``; ``error`` is set
+    Invariants: ``ops`` is empty and ``fingerprint`` and ``sketch`` are ``None`` when
+    ``accessed`` is false; ``contextview_shaped == bool(ops & CONTEXTVIEW_OPS)``; ``error`` is set
     exactly when ``method == "failed"``.
     """
 
@@ -69,6 +73,7 @@ class CodeAnalysis:
     fingerprint: str | None
     contextview_shaped: bool
     error: str | None
+    sketch: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +83,7 @@ class Finding:
     accessed: bool
     ops: frozenset[str]
     fingerprint: str | None
+    sketch: str | None = None
 
 
 def make_analysis(language: str, method: str, finding: Finding, error: str | None) -> CodeAnalysis:
@@ -91,4 +97,5 @@ def make_analysis(language: str, method: str, finding: Finding, error: str | Non
         fingerprint=finding.fingerprint if finding.accessed else None,
         contextview_shaped=bool(ops & CONTEXTVIEW_OPS),
         error=error,
+        sketch=finding.sketch if finding.accessed and error is None else None,
     )

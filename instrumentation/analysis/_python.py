@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ._fingerprint import HISTORY_PLACEHOLDER, Placeholders, digest, serialize_python
+from ._sketch import field_key, program_sketch
 from ._kinds import COLLECTIONS, DERIVED, GROUPS, HIST, NONE, REC, VAL, element, join
 from ._model import HISTORY_KEY, Finding
 
@@ -382,8 +383,9 @@ class PythonAnalyzer:
             if self._snapshot() == before:
                 break
         ops = frozenset(e for i, e in enumerate(self.events) if i not in self.removed_events)
-        fingerprint = self._fingerprint() if self.accessed else None
-        return Finding(self.accessed, ops, fingerprint)
+        if not self.accessed:
+            return Finding(False, ops, None)
+        return Finding(True, ops, digest(self._shape()), program_sketch(self._shape(True), ops))
 
     def _body(self, stmts: Sequence[ast.stmt]) -> None:
         saved = self.path
@@ -1210,7 +1212,8 @@ class PythonAnalyzer:
 
     # -- fingerprint ---------------------------------------------------------------
 
-    def _fingerprint(self) -> str:
+    def _shape(self, fields: bool = False) -> list[str]:
+        """The normalized history-dependent statements (``fields``: keep record field keys)."""
         aliases = self._pure_aliases()
         placeholders = Placeholders()
         keep = self.bound_names - self.imported
@@ -1222,14 +1225,16 @@ class PythonAnalyzer:
                 return placeholders(identifier)
             return None
 
+        keys = _field_key_nodes(self.tree) if fields else {}
+
         def replace(node: ast.AST) -> str | None:
             if isinstance(node, ast.expr) and self._is_defaulted_source(node):
                 return HISTORY_PLACEHOLDER
-            return None
+            return keys.get(id(node))
 
         lines: list[str] = []
         self._emit(self.tree.body, lines, rename, replace, aliases)
-        return digest(lines)
+        return lines
 
     def _is_defaulted_source(self, node: ast.expr) -> bool:
         if self.is_source(node):
@@ -1285,6 +1290,30 @@ class PythonAnalyzer:
                 self._emit(body, out, rename, replace, aliases)
                 out.append("|")
             out.append("}")
+
+
+_KEY_METHODS: Final = frozenset({"get", "pop", "setdefault"})
+
+
+def _field_key_nodes(tree: ast.AST) -> dict[int, str]:
+    """Record-field string keys (``r["speaker"]``, ``r.get("ok")``) by node id, as sketch tokens."""
+    keys: dict[int, str] = {}
+    for node in ast.walk(tree):
+        key: ast.expr | None = None
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _KEY_METHODS
+            and node.args
+        ):
+            key = node.args[0]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            token = field_key(key.value)
+            if token is not None:
+                keys[id(key)] = token
+    return keys
 
 
 def _child_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:

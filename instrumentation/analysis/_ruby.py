@@ -17,6 +17,7 @@ from typing import Final
 from ._fingerprint import Placeholders, digest, normalize_ruby
 from ._kinds import COLLECTIONS, DERIVED, FIELDS, GROUPS, HIST, NONE, REC, VAL, element, join
 from ._model import HISTORY_KEY, Finding
+from ._sketch import program_sketch
 from ._ruby_lexer import RubySyntaxError, Token
 from ._ruby_parser import Block, Chain, Expr, Item, Stmt, Suffix, parse
 
@@ -285,8 +286,10 @@ class RubyAnalyzer:
             self._body(self.program)
             if self._snapshot() == before:
                 break
-        fingerprint = self._fingerprint() if self.accessed else None
-        return Finding(self.accessed, frozenset(self.events), fingerprint)
+        ops = frozenset(self.events)
+        if not self.accessed:
+            return Finding(False, ops, None)
+        return Finding(True, ops, digest(self._shape()), program_sketch(self._shape(True), ops))
 
     # -- statements -------------------------------------------------------------------
 
@@ -1017,7 +1020,8 @@ class RubyAnalyzer:
 
     # -- fingerprint -------------------------------------------------------------------------
 
-    def _fingerprint(self) -> str:
+    def _shape(self, fields: bool = False) -> list[str]:
+        """The normalized history-dependent statements (``fields``: keep record field keys)."""
         aliases = self._pure_aliases()
         bound = self._bound_names()
         placeholders = Placeholders()
@@ -1026,8 +1030,8 @@ class RubyAnalyzer:
         for s, e in self.source_spans:
             spans[s] = max(e, spans.get(s, e))
         lines: list[str] = []
-        self._emit(self.program, lines, aliases, bound, placeholders, spans)
-        return digest(lines)
+        self._emit(self.program, lines, aliases, bound, placeholders, spans, fields)
+        return lines
 
     def _bound_names(self) -> set[str]:
         names: set[str] = set()
@@ -1078,6 +1082,7 @@ class RubyAnalyzer:
         bound: set[str],
         placeholders: Placeholders,
         spans: dict[int, int],
+        fields: bool,
     ) -> None:
         for stmt in stmts:
             if id(stmt) not in self.dependent:
@@ -1095,7 +1100,15 @@ class RubyAnalyzer:
             excluded = self._excluded_spans(stmt)
             out.append(
                 normalize_ruby(
-                    self.tokens, stmt.start, stmt.end, excluded, spans, aliases, bound, placeholders
+                    self.tokens,
+                    stmt.start,
+                    stmt.end,
+                    excluded,
+                    spans,
+                    aliases,
+                    bound,
+                    placeholders,
+                    fields=fields,
                 )
             )
 

@@ -441,6 +441,8 @@ def _code_attributes(code: str, runtime: str | None, capture: bool) -> dict[str,
     }
     if analysis.fingerprint:
         attrs[sc.CODE_FINGERPRINT] = analysis.fingerprint
+    if analysis.sketch:
+        attrs[sc.CODE_SKETCH] = analysis.sketch
     if capture:
         attrs[sc.CODE_CONTENT] = code
     return attrs

@@ -1,0 +1,5 @@
+from collections import Counter
+
+history = context["conversation_history"]
+failed = [r for r in history if not r["outcome_summary"]["ok"]]
+result = dict(Counter(r["outcome_summary"]["error_type"] for r in failed))

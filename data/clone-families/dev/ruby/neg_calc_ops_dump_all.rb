@@ -1,0 +1,8 @@
+# Step 4: Implement
+records = context[:conversation_history] || []
+
+ops = records.map { |r|
+  { method: r[:method_name], args: r[:args], result: r[:outcome_summary][:value_class] }
+}
+
+result = { operations: ops, count: ops.size }

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.map { |r| r[:method_name] }.uniq

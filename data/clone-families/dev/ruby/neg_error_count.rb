@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+failed = history.count { |r| !r[:outcome_summary][:ok] }
+result = "Errors: #{failed}"

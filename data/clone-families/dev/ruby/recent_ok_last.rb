@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+ok_calls = history.select { |r| r.dig(:outcome_summary, :ok) }
+result = ok_calls.last(4).map { |r| "#{r[:method_name]}(#{r[:args].join(', ')}) -> #{r.dig(:outcome_summary, :value_class)}" }
