@@ -48,10 +48,11 @@ result = { items: ops, total: ops.length }
 """
 
 identifiers = st.from_regex(r"[a-z][a-z0-9_]{2,10}", fullmatch=True).filter(
-    lambda s: s
-    not in {"and", "for", "not", "def", "del", "try", "with", "class", "else", "elif", "from"}
-    and s not in {"if", "in", "is", "or", "as", "len", "set", "sum", "max", "min", "str", "int"}
-    and not s.startswith("v")
+    lambda s: (
+        s not in {"and", "for", "not", "def", "del", "try", "with", "class", "else", "elif", "from"}
+        and s not in {"if", "in", "is", "or", "as", "len", "set", "sum", "max", "min", "str", "int"}
+        and not s.startswith("v")
+    )
 )
 
 
@@ -122,9 +123,9 @@ def test_sketch_carries_no_identifier_or_literal(name: str, other: str, literal:
     )
     ours = analyze_code(code, "python")
     assert ours.sketch == analyze_code(base, "python").sketch
-    from recurscope.instrumentation.analysis import _python
-
     import ast
+
+    from recurscope.instrumentation.analysis import _python
 
     analyzer = _python.PythonAnalyzer(ast.parse(code), ())
     ops = analyzer.run().ops

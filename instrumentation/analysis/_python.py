@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ._fingerprint import HISTORY_PLACEHOLDER, Placeholders, digest, serialize_python
-from ._sketch import field_key, program_sketch
 from ._kinds import COLLECTIONS, DERIVED, GROUPS, HIST, NONE, REC, VAL, element, join
 from ._model import HISTORY_KEY, Finding
+from ._sketch import field_key, program_sketch
 
 _MAX_PASSES: Final = 6
 

@@ -17,9 +17,9 @@ from typing import Final
 from ._fingerprint import Placeholders, digest, normalize_ruby
 from ._kinds import COLLECTIONS, DERIVED, FIELDS, GROUPS, HIST, NONE, REC, VAL, element, join
 from ._model import HISTORY_KEY, Finding
-from ._sketch import program_sketch
 from ._ruby_lexer import RubySyntaxError, Token
 from ._ruby_parser import Block, Chain, Expr, Item, Stmt, Suffix, parse
+from ._sketch import program_sketch
 
 __all__ = ["RubySyntaxError", "analyze_ruby"]
 

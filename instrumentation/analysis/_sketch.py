@@ -22,6 +22,7 @@ with plain ``substr`` — see ``docs/detector.md`` ("Clusters").
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from hashlib import sha1
@@ -127,30 +128,136 @@ _WEIGHT_DECISIVE: Final = 8
 # datasketch.MinHash(num_perm=64, seed=1).permutations for scheme "affine32"
 # (numpy RandomState(1)); tests/test_analysis_sketch.py checks them against datasketch.
 _A: Final = (
-    0xd583e84b, 0xfe8f01d7, 0x70ce5f19, 0xdd782891, 0x000efdff, 0x41998713,
-    0x9acb5597, 0xff823d0b, 0x4b23969f, 0x78e0a781, 0x2f470121, 0xcb0ca103,
-    0x5f5d7f99, 0xc69c3c8f, 0xb0ed55db, 0x56e8f3f9, 0xcb251b0d, 0xdefefa33,
-    0x13dfc965, 0xb14faa29, 0xd6a0a9fd, 0xa06562cb, 0x5ed51725, 0x0c9193a9,
-    0x68adf717, 0xe30c41f9, 0xc1989bd5, 0x758b2539, 0x0e05bf3b, 0x119eb31d,
-    0x57478465, 0xd3f2d489, 0xd5a8f9af, 0xea16bfaf, 0x1e0c97d3, 0xdc8485e3,
-    0x47e0cbef, 0xe0d55bbd, 0x656d8ec1, 0x8e8908ad, 0x99fb311b, 0x6e93afd3,
-    0xefbffb13, 0x9b03080f, 0xa079227f, 0x2f83967b, 0x62781c2d, 0x094b4a73,
-    0xc0b61403, 0xbae3ef01, 0xca09e279, 0xa885f1a3, 0x2b8aea11, 0xa8c1c5b1,
-    0x13fefd1b, 0x8bcd34e7, 0x56f4035f, 0x1e551fd5, 0xc19be4f3, 0x574f7391,
-    0x325a843d, 0x2fa6488f, 0xd79b6b07, 0x57e30b8d,
+    0xD583E84B,
+    0xFE8F01D7,
+    0x70CE5F19,
+    0xDD782891,
+    0x000EFDFF,
+    0x41998713,
+    0x9ACB5597,
+    0xFF823D0B,
+    0x4B23969F,
+    0x78E0A781,
+    0x2F470121,
+    0xCB0CA103,
+    0x5F5D7F99,
+    0xC69C3C8F,
+    0xB0ED55DB,
+    0x56E8F3F9,
+    0xCB251B0D,
+    0xDEFEFA33,
+    0x13DFC965,
+    0xB14FAA29,
+    0xD6A0A9FD,
+    0xA06562CB,
+    0x5ED51725,
+    0x0C9193A9,
+    0x68ADF717,
+    0xE30C41F9,
+    0xC1989BD5,
+    0x758B2539,
+    0x0E05BF3B,
+    0x119EB31D,
+    0x57478465,
+    0xD3F2D489,
+    0xD5A8F9AF,
+    0xEA16BFAF,
+    0x1E0C97D3,
+    0xDC8485E3,
+    0x47E0CBEF,
+    0xE0D55BBD,
+    0x656D8EC1,
+    0x8E8908AD,
+    0x99FB311B,
+    0x6E93AFD3,
+    0xEFBFFB13,
+    0x9B03080F,
+    0xA079227F,
+    0x2F83967B,
+    0x62781C2D,
+    0x094B4A73,
+    0xC0B61403,
+    0xBAE3EF01,
+    0xCA09E279,
+    0xA885F1A3,
+    0x2B8AEA11,
+    0xA8C1C5B1,
+    0x13FEFD1B,
+    0x8BCD34E7,
+    0x56F4035F,
+    0x1E551FD5,
+    0xC19BE4F3,
+    0x574F7391,
+    0x325A843D,
+    0x2FA6488F,
+    0xD79B6B07,
+    0x57E30B8D,
 )
 _B: Final = (
-    0xf5383f95, 0x696aee31, 0x887d8539, 0x3292b203, 0xb11edbc4, 0x4a252b18,
-    0x50c5a1f1, 0x2461fc2b, 0xafbe864c, 0xc8874c1a, 0xd5aa0734, 0x699c2550,
-    0x04ae8a6d, 0x08bf7373, 0xc0097529, 0x9fc06dd2, 0xfd26000f, 0xa91f6c40,
-    0xbf87c8c4, 0x4c6a3019, 0x47cb2d6f, 0x7235dee2, 0xca0e35d7, 0x38dd2787,
-    0x1a6d051a, 0x12c7fe99, 0x72a92668, 0x78200416, 0xe899b709, 0x189ebec3,
-    0x4b2a4be7, 0xe743447e, 0x49aba517, 0x1e96ed7d, 0x21498d64, 0x8659409b,
-    0x04f53ba5, 0x15685139, 0xadc82a53, 0xeab76ca6, 0x362d4288, 0xe9132520,
-    0x43fadda2, 0x4c86af0a, 0x7dd7bd17, 0x959a868f, 0x0da92aef, 0x90df9c57,
-    0x92f95f19, 0x9d2b0fc7, 0x259000f3, 0xf4df855c, 0x96dcba4a, 0x42cf84be,
-    0xb3235d2e, 0x3b23d3a0, 0x1a3296d8, 0x88901497, 0x69ff92b7, 0xf32f2541,
-    0xb1c43571, 0x7e39274d, 0x6a07a703, 0x8a64cb80,
+    0xF5383F95,
+    0x696AEE31,
+    0x887D8539,
+    0x3292B203,
+    0xB11EDBC4,
+    0x4A252B18,
+    0x50C5A1F1,
+    0x2461FC2B,
+    0xAFBE864C,
+    0xC8874C1A,
+    0xD5AA0734,
+    0x699C2550,
+    0x04AE8A6D,
+    0x08BF7373,
+    0xC0097529,
+    0x9FC06DD2,
+    0xFD26000F,
+    0xA91F6C40,
+    0xBF87C8C4,
+    0x4C6A3019,
+    0x47CB2D6F,
+    0x7235DEE2,
+    0xCA0E35D7,
+    0x38DD2787,
+    0x1A6D051A,
+    0x12C7FE99,
+    0x72A92668,
+    0x78200416,
+    0xE899B709,
+    0x189EBEC3,
+    0x4B2A4BE7,
+    0xE743447E,
+    0x49ABA517,
+    0x1E96ED7D,
+    0x21498D64,
+    0x8659409B,
+    0x04F53BA5,
+    0x15685139,
+    0xADC82A53,
+    0xEAB76CA6,
+    0x362D4288,
+    0xE9132520,
+    0x43FADDA2,
+    0x4C86AF0A,
+    0x7DD7BD17,
+    0x959A868F,
+    0x0DA92AEF,
+    0x90DF9C57,
+    0x92F95F19,
+    0x9D2B0FC7,
+    0x259000F3,
+    0xF4DF855C,
+    0x96DCBA4A,
+    0x42CF84BE,
+    0xB3235D2E,
+    0x3B23D3A0,
+    0x1A3296D8,
+    0x88901497,
+    0x69FF92B7,
+    0xF32F2541,
+    0xB1C43571,
+    0x7E39274D,
+    0x6A07A703,
+    0x8A64CB80,
 )
 _PERMUTATIONS: Final = tuple(zip(_A, _B, strict=True))
 _MASK32: Final = 0xFFFFFFFF
@@ -190,9 +297,7 @@ def decode(sketch: str) -> list[int]:
 
 def similarity(a: str, b: str) -> float:
     """Estimated Jaccard similarity of two sketches: the share of equal words."""
-    same = sum(
-        a[i : i + WORD_HEX] == b[i : i + WORD_HEX] for i in range(0, SKETCH_HEX, WORD_HEX)
-    )
+    same = sum(a[i : i + WORD_HEX] == b[i : i + WORD_HEX] for i in range(0, SKETCH_HEX, WORD_HEX))
     return same / NUM_PERM
 
 
@@ -234,7 +339,7 @@ def features(lines: Iterable[str], ops: Iterable[str]) -> set[str]:
             if concept is not None:
                 concepts.add(concept)
                 sequence.append(concept)
-        out.update(f"g:{a} {b}" for a, b in zip(sequence, sequence[1:], strict=False))
+        out.update(f"g:{a} {b}" for a, b in itertools.pairwise(sequence))
     for op in ops:
         out.update(f"op:{op}#{k}" for k in range(_WEIGHT_OP))
     for field in fields:
