@@ -2,7 +2,8 @@
 
 ``analyze_code(code, language)`` says whether a program reads the history,
 which operations it applies to the records (``ALL_OPS``; the ContextView-shaped
-ones are ``CONTEXTVIEW_OPS``) and fingerprints the history-processing part.
+ones are ``CONTEXTVIEW_OPS``), fingerprints the history-processing part and
+sketches it (a content-free MinHash for near-duplicate clusters).
 Python is analysed on its AST, Ruby on its tokens, other languages textually;
 the call never raises and remembers its answers. ``baseline_analysis`` is the
 original runtime's regex detector, kept for comparison; ``evaluate`` (a
@@ -12,12 +13,16 @@ submodule) scores both against the labelled corpus. See ``docs/detector.md``.
 from ._analyze import analyze_code, clear_cache
 from ._baseline import baseline_analysis
 from ._model import ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
+from ._sketch import NUM_PERM as SKETCH_WORDS
+from ._sketch import similarity as sketch_similarity
 
 __all__ = [
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
+    "SKETCH_WORDS",
     "CodeAnalysis",
     "analyze_code",
     "baseline_analysis",
     "clear_cache",
+    "sketch_similarity",
 ]

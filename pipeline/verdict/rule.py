@@ -25,7 +25,10 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from recurscope.instrumentation.analysis import SKETCH_WORDS
+
 from ..errors import PreregistrationError
+from ..evidence.clusters import ClusterSettings
 from .stats import INTERVAL_METHODS, Interval, further_sessions
 
 __all__ = [
@@ -117,6 +120,10 @@ class Preregistration:
     criteria: tuple[CriterionSpec, ...]
     version: int = 1
     amendments: tuple[Amendment, ...] = ()
+    clusters: ClusterSettings | None = None
+    """Near-duplicate clustering of code shapes (``[boilerplate] similarity``, version 3);
+    ``None``: boilerplate counts exact fingerprints (versions 1-2)."""
+    similarity_rationale: str = ""
 
     @property
     def comparisons(self) -> int:
@@ -344,10 +351,43 @@ def load_preregistration(path: str | Path) -> Preregistration:
         ),
         min_other_sessions=_number(boilerplate, "min_other_sessions", "boilerplate", int),
         boilerplate_rationale=" ".join(str(boilerplate.get("rationale", "")).split()),
+        clusters=_cluster_settings(boilerplate, file),
+        similarity_rationale=" ".join(str(boilerplate.get("similarity_rationale", "")).split()),
         criteria=tuple(criteria),
         version=version,
         amendments=amendments,
     )
+
+
+def _cluster_settings(boilerplate: dict[str, Any], file: Path) -> ClusterSettings | None:
+    """``[boilerplate] similarity`` and its linkage and bands, or ``None`` when absent."""
+    if "similarity" not in boilerplate:
+        return None
+    similarity = _number(boilerplate, "similarity", "boilerplate", float)
+    if not 0 < similarity <= 1:
+        raise PreregistrationError(
+            f"{file}: [boilerplate] similarity must be in (0, 1], got {similarity!r}."
+        )
+    linkage = boilerplate.get("linkage", "leader")
+    if linkage != "leader":
+        raise PreregistrationError(
+            f'{file}: [boilerplate] linkage must be "leader" (the only one implemented), '
+            f"got {linkage!r}."
+        )
+    rows = (
+        _number(boilerplate, "band_rows", "boilerplate", int) if "band_rows" in boilerplate else 4
+    )
+    count = (
+        _number(boilerplate, "band_count", "boilerplate", int)
+        if "band_count" in boilerplate
+        else 16
+    )
+    if rows < 1 or count < 1 or rows * count > SKETCH_WORDS:
+        raise PreregistrationError(
+            f"{file}: [boilerplate] band_rows x band_count must be at least 1 and at most "
+            f"{SKETCH_WORDS} (the sketch's words), got {rows} x {count}."
+        )
+    return ClusterSettings(threshold=similarity, band_rows=rows, band_count=count)
 
 
 def _amendments(entries: object, version: int, file: Path) -> tuple[Amendment, ...]:

@@ -26,6 +26,7 @@ from recurscope.cli._options import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_USAGE, 
 # (module, extra it needs, commands it registers) — in the order --help lists them.
 COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.cli.detector_eval", "", ("detector-eval",)),
+    ("recurscope.cli.cluster_eval", "pipeline", ("cluster-eval",)),
     ("recurscope.cli.ingest", "pipeline", ("ingest",)),
     ("recurscope.cli.serve", "pipeline", ("serve",)),
     ("recurscope.cli.report", "pipeline", ("report",)),
@@ -41,6 +42,7 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 EPILOG = """\
 examples:
   recurscope detector-eval                      # precision/recall of history-access detection
+  recurscope cluster-eval                       # precision/recall of near-duplicate code clusters
   recurscope ingest data/spans.jsonl            # read OTLP JSON lines into data/recurscope.duckdb
   recurscope serve                              # OTLP/HTTP receiver on 127.0.0.1:4318
   recurscope validate spans.json                # check another runtime's spans against the conventions

@@ -71,3 +71,22 @@ CREATE OR REPLACE TEMP MACRO sampling_marked(resource_attrs, span_attrs, trace_s
         OR trace_state LIKE '%th:%',
         FALSE
     );
+
+-- Code sketches (`recurscope.code.sketch`): 64 MinHash values as 8 hex digits
+-- each. A sketch is usable only when it is exactly that (a hostile span can
+-- carry anything); the similarity is the share of equal words (datasketch's
+-- Jaccard estimate); bands are `rows` consecutive words (LSH candidates).
+CREATE OR REPLACE TEMP MACRO valid_sketch(sketch) AS
+    coalesce(length(sketch) = 512 AND regexp_full_match(sketch, '[0-9a-f]{512}'), FALSE);
+
+CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
+    list_sum(list_transform(
+        range(64),
+        lambda i: CASE WHEN substr(a, 8 * i + 1, 8) = substr(b, 8 * i + 1, 8) THEN 1 ELSE 0 END
+    )) / 64.0;
+
+CREATE OR REPLACE TEMP MACRO sketch_band(sketch, band_no, band_rows) AS
+    substr(sketch, 8 * band_rows * band_no + 1, 8 * band_rows);
+
+CREATE OR REPLACE TEMP MACRO sketch_band_numbers(band_count) AS TABLE
+    SELECT range AS band_no FROM range(band_count);

@@ -46,6 +46,7 @@ typed as (
         attr_bool(SpanAttributes, 'recurscope.history.reported_accessed') as reported_accessed,
         attr_list(SpanAttributes, 'recurscope.history.reported_ops') as reported_ops,
         attr_str(SpanAttributes, 'recurscope.code.fingerprint') as fingerprint,
+        attr_str(SpanAttributes, 'recurscope.code.sketch') as sketch_attr,
         attr_str(SpanAttributes, 'recurscope.code.language') as code_language,
         attr_str(SpanAttributes, 'recurscope.code.analysis') as code_analysis,
         attr_str(SpanAttributes, 'recurscope.code.hash') as code_hash,
@@ -107,6 +108,8 @@ final as (
         reported_accessed,          -- host runtime's own detector (ingested logs)
         reported_ops,
         fingerprint,                -- hash of the normalized history-processing code
+        case when valid_sketch(sketch_attr) then sketch_attr end
+            as sketch,              -- content-free MinHash sketch of it (NULL if absent or malformed)
         code_language,
         code_analysis,              -- ast, tokens, textual, failed
         code_hash,

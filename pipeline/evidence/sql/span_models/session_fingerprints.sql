@@ -20,7 +20,10 @@ per_session as (
         count(*) as calls,
         sum(case when contextview_shaped then 1 else 0 end) as contextview_shaped_calls,
         min(started_at) as first_seen,
-        max(started_at) as last_seen
+        max(started_at) as last_seen,
+        -- A shape's sketch; the smallest when field names made several
+        -- (the fingerprint abstracts string keys, the sketch keeps record fields).
+        min(sketch) as sketch
     from source_calls
     group by session_id, fingerprint
 ),
@@ -57,6 +60,7 @@ final as (
         per_session.contextview_shaped_calls,
         per_session.first_seen,
         per_session.last_seen,
+        per_session.sketch,                     -- content-free MinHash sketch (near-duplicate clusters)
         examples.trace_id as example_trace_id,
         examples.span_id as example_span_id,
         examples.role as example_role,

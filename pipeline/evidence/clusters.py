@@ -1,0 +1,213 @@
+"""Near-duplicate clusters of history-processing code, from content-free sketches.
+
+A model re-spells the same history program every time it writes it, so the
+exact fingerprint splits one habit into many shapes. Each shape carries a
+MinHash sketch (``recurscope.code.sketch``); this module groups shapes whose
+sketches are within the pre-registered similarity of a cluster's first shape.
+
+Method (docs/detector.md, "Clusters"): sequential first-fit **leader
+clustering** over distinct sketches in the order they were first seen. A
+sketch joins the earliest cluster whose leader is within the threshold, else
+founds a cluster; candidates come from LSH bands, the decision from the
+sketches' similarity. Every member is within the threshold of its leader, so a
+cluster's diameter is bounded (at most twice the leader distance): no
+chaining. The SQL (``sql/clusters/``) is set-based and runs unchanged where the
+evidence runs; a round decides every sketch no earlier undecided sketch can
+still affect, and rounds repeat until none is pending, which equals the
+sequential answer.
+
+Ids are stable: a cluster's id is its leader's fingerprint, and the registry
+(``shape_cluster_members``, one row per fingerprint ever clustered) is only
+appended to. A refresh clusters only fingerprints the registry does not hold;
+a new shape joins an existing cluster or founds one, never moves an old shape,
+and two clusters never merge (a shape bridging two joins the older). Because
+shapes are visited in first-seen order, clustering everything at once gives
+the same ids as clustering it in increments that arrive in time order (tested);
+a late-arriving older shape is appended where it arrives. A changed threshold
+or band layout (a pre-registration amendment) re-clusters from scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+
+from ..errors import PipelineError
+from .models import scalar_int, sql_text
+
+__all__ = [
+    "REGISTRY",
+    "ClusterSettings",
+    "ClusterStats",
+    "assign_shape_clusters",
+    "create_registry",
+]
+
+REGISTRY: Final = "shape_cluster_members"
+"""The registry table: one row per fingerprint ever clustered, never rewritten."""
+
+MAX_ROUNDS: Final = 10_000
+"""A guard: each round decides at least one sketch, so this many rounds means a bug."""
+
+_TEMPS: Final = (
+    "cluster_pending",
+    "cluster_pending_bands",
+    "cluster_pairs",
+    "cluster_new_leaders",
+    "cluster_decided",
+    "cluster_round",
+    "cluster_leader_matches",
+    "cluster_expand",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSettings:
+    """The pre-registered clustering parameters (``[boilerplate]`` of the pre-registration)."""
+
+    threshold: float = 0.7
+    band_rows: int = 4
+    band_count: int = 16
+
+    def params(self) -> dict[str, object]:
+        return {
+            "threshold": self.threshold,
+            "band_rows": self.band_rows,
+            "band_count": self.band_count,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterStats:
+    """What one :func:`assign_shape_clusters` did."""
+
+    shapes: int  # fingerprints added to the registry
+    sketches: int  # distinct new sketches clustered
+    rounds: int
+    reclustered: bool  # the settings changed: the registry was rebuilt
+
+
+def create_registry(cur: duckdb.DuckDBPyConnection, table: str = REGISTRY) -> None:
+    """Create the registry if it does not exist."""
+    cur.execute(
+        f"""
+        CREATE TABLE IF NOT EXISTS {table} (
+            fingerprint VARCHAR NOT NULL,   -- the shape (exact fingerprint): the member id
+            language VARCHAR NOT NULL,      -- '' when unknown; clusters never cross languages
+            sketch VARCHAR,                 -- NULL: no valid sketch, a cluster of its own
+            first_seen TIMESTAMP_NS,        -- when the shape was first seen (visiting order)
+            cluster_id VARCHAR NOT NULL,    -- the leader's fingerprint
+            is_leader BOOLEAN NOT NULL,
+            similarity DOUBLE,              -- estimated Jaccard similarity to the leader
+            seq BIGINT NOT NULL,            -- visiting order; leaders found earlier come first
+            threshold DOUBLE NOT NULL,      -- the settings it was clustered with
+            band_rows BIGINT NOT NULL,
+            band_count BIGINT NOT NULL,
+            clustered_at TIMESTAMP NOT NULL
+        )
+        """
+    )
+
+
+def assign_shape_clusters(
+    cur: duckdb.DuckDBPyConnection,
+    settings: ClusterSettings,
+    *,
+    registry: str = REGISTRY,
+) -> ClusterStats:
+    """Add every fingerprint of ``session_fingerprints`` the registry lacks to a cluster.
+
+    Reads ``session_fingerprints`` by its unqualified name (a TEMP view can
+    narrow it) and writes ``registry``; runs inside the caller's transaction.
+    """
+    create_registry(cur, registry)
+    reclustered = _settings_changed(cur, registry, settings)
+    if reclustered:
+        cur.execute(f"DELETE FROM {registry}")
+    shadow = registry != REGISTRY
+    if shadow:
+        cur.execute(f"CREATE OR REPLACE TEMP VIEW {REGISTRY} AS SELECT * FROM {registry}")
+    params = settings.params()
+    try:
+        _temp(cur, "cluster_pending", sql_text("cluster_pending"))
+        sketches = scalar_int(cur, "SELECT count(*) FROM cluster_pending")
+        _temp(cur, "cluster_pending_bands", sql_text("cluster_pending_bands"), params)
+        _temp(cur, "cluster_leader_matches", sql_text("cluster_leader_matches"), params)
+        cur.execute(
+            """
+            CREATE OR REPLACE TEMP TABLE cluster_decided AS
+            SELECT p.fingerprint, p.language, p.sketch, m.cluster_id, FALSE AS is_leader,
+                   m.similarity
+            FROM cluster_leader_matches AS m
+            JOIN cluster_pending AS p ON p.fingerprint = m.fingerprint
+            """
+        )
+        cur.execute(
+            "DELETE FROM cluster_pending "
+            "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
+        )
+        cur.execute(
+            "DELETE FROM cluster_pending_bands "
+            "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
+        )
+        _temp(cur, "cluster_pairs", sql_text("cluster_pairs"), params)
+        cur.execute(
+            "CREATE OR REPLACE TEMP TABLE cluster_new_leaders (fingerprint VARCHAR, seq BIGINT)"
+        )
+        rounds = 0
+        while scalar_int(cur, "SELECT count(*) FROM cluster_pending"):
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise PipelineError("near-duplicate clustering made no progress (a bug)")
+            _temp(cur, "cluster_round", sql_text("cluster_round"))
+            if not scalar_int(cur, "SELECT count(*) FROM cluster_round"):
+                raise PipelineError("near-duplicate clustering made no progress (a bug)")
+            cur.execute(
+                "INSERT INTO cluster_new_leaders "
+                "SELECT fingerprint, seq FROM cluster_round WHERE is_leader"
+            )
+            cur.execute(
+                "INSERT INTO cluster_decided SELECT fingerprint, language, sketch, cluster_id, "
+                "is_leader, similarity FROM cluster_round"
+            )
+            cur.execute(
+                "DELETE FROM cluster_pending "
+                "WHERE fingerprint IN (SELECT fingerprint FROM cluster_round)"
+            )
+        _temp(cur, "cluster_expand", sql_text("cluster_expand"))
+        shapes = scalar_int(cur, "SELECT count(*) FROM cluster_expand")
+        cur.execute(
+            f"""
+            INSERT INTO {registry}
+            SELECT fingerprint, language, sketch, first_seen, cluster_id, is_leader, similarity,
+                   seq, ?, ?, ?, now()::TIMESTAMP
+            FROM cluster_expand
+            """,
+            [settings.threshold, settings.band_rows, settings.band_count],
+        )
+    finally:
+        for name in _TEMPS:
+            cur.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
+        if shadow:
+            cur.execute(f"DROP VIEW IF EXISTS temp.main.{REGISTRY}")
+    return ClusterStats(shapes=shapes, sketches=sketches, rounds=rounds, reclustered=reclustered)
+
+
+def _settings_changed(
+    cur: duckdb.DuckDBPyConnection, registry: str, settings: ClusterSettings
+) -> bool:
+    rows = cur.execute(
+        f"SELECT DISTINCT threshold, band_rows, band_count FROM {registry}"
+    ).fetchall()
+    wanted = (settings.threshold, settings.band_rows, settings.band_count)
+    return any(tuple(row) != wanted for row in rows)
+
+
+def _temp(
+    cur: duckdb.DuckDBPyConnection, name: str, sql: str, params: dict[str, object] | None = None
+) -> None:
+    """``CREATE TEMP TABLE name AS sql`` with the parameters ``sql`` names (``$name``)."""
+    used = {key: value for key, value in (params or {}).items() if f"${key}" in sql}
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql}", used or None)
