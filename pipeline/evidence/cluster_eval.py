@@ -73,6 +73,8 @@ class ClusterEval:
     correct_pairs: int
     purity: float
     hard_negatives_merged: list[str]
+    exact_predicted_pairs: int = 0  # the baseline: pairs with one exact fingerprint
+    exact_correct_pairs: int = 0
     by_language: dict[str, dict[str, Any]] = field(default_factory=dict)
     sweep: list[dict[str, Any]] = field(default_factory=list)
 
@@ -200,6 +202,11 @@ def _score(
             c["true"] += same_family
             c["predicted"] += same_cluster
             c["correct"] += same_family and same_cluster
+    exact = Counter()
+    for a, b in itertools.combinations(programs, 2):
+        if a.fingerprint is not None and a.fingerprint == b.fingerprint:
+            exact["predicted"] += 1
+            exact["correct"] += a.family == b.family
     overall = per_language.pop("overall", Counter())
     counts = {k: overall[k] for k in counts}
     members: dict[str, list[str]] = {}
@@ -240,6 +247,8 @@ def _score(
         correct_pairs=counts["correct"],
         purity=pure / len(programs) if programs else 0.0,
         hard_negatives_merged=merged,
+        exact_predicted_pairs=exact["predicted"],
+        exact_correct_pairs=exact["correct"],
         by_language=by_language,
     )
 
@@ -261,6 +270,12 @@ def format_markdown(results: list[ClusterEval]) -> str:
             f"{r.similarity:g} | {r.clusters} | {_fmt(r.precision)} | {_fmt(r.recall)} | "
             f"{r.correct_pairs} / {r.predicted_pairs} / {r.true_pairs} | {_fmt(r.purity)} | "
             f"{len(r.hard_negatives_merged)} |"
+        )
+        exact_p = r.exact_correct_pairs / r.exact_predicted_pairs if r.exact_predicted_pairs else None
+        lines.append(
+            f"| {r.set_name}, exact fingerprints | {r.programs} | | | | | {_fmt(exact_p)} | "
+            f"{_fmt(r.exact_correct_pairs / r.true_pairs if r.true_pairs else None)} | "
+            f"{r.exact_correct_pairs} / {r.exact_predicted_pairs} / {r.true_pairs} | | |"
         )
         for language, s in r.by_language.items():
             lines.append(
