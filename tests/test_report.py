@@ -27,7 +27,7 @@ from recurscope.pipeline.verdict import report as report
 from recurscope.pipeline.verdict.selection import describe_empty_selection
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
-START = datetime(2026, 12, 1, 9, 0)  # after the shipped file's registered_at
+START = datetime(2026, 12, 2, 9, 0)  # after the shipped file's registered_at
 
 
 @pytest.fixture(scope="module")
@@ -403,7 +403,7 @@ class TestCompare:
         self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
         """A session crossing the split counts once, on the side of its first span."""
-        crossing = datetime(2026, 12, 1, 9, 30)  # inside the first sessions' spans
+        crossing = datetime(2026, 12, 2, 9, 30)  # inside the first sessions' spans
         result = compare_module.compare(
             spans_db,
             "date",
@@ -661,7 +661,7 @@ class TestEmptySelection:
         together = EvidenceFilter(until=START.replace(minute=10), prompt_version="tool-builder-v6")
         text = describe_empty_selection(spans_db, together)
         assert text.startswith("no session passes every filter at once")
-        assert "1 before 2026-12-01 09:10:00 UTC" in text
+        assert "1 before 2026-12-02 09:10:00 UTC" in text
         assert "with prompt version 'tool-builder-v6'" in text
 
     def test_hostile_values_are_printable(self, spans_db: duckdb.DuckDBPyConnection) -> None:
@@ -831,12 +831,12 @@ class TestOrigin:
         self, mixed: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
         observed = compare_module.compare(
-            mixed, "date", split_date=START.replace(day=2), preregistration_path=prereg_path
+            mixed, "date", split_date=START.replace(day=3), preregistration_path=prereg_path
         )
         both = compare_module.compare(
             mixed,
             "date",
-            split_date=START.replace(day=2),
+            split_date=START.replace(day=3),
             preregistration_path=prereg_path,
             include_simulated=True,
         )

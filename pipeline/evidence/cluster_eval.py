@@ -271,7 +271,9 @@ def format_markdown(results: list[ClusterEval]) -> str:
             f"{r.correct_pairs} / {r.predicted_pairs} / {r.true_pairs} | {_fmt(r.purity)} | "
             f"{len(r.hard_negatives_merged)} |"
         )
-        exact_p = r.exact_correct_pairs / r.exact_predicted_pairs if r.exact_predicted_pairs else None
+        exact_p = (
+            r.exact_correct_pairs / r.exact_predicted_pairs if r.exact_predicted_pairs else None
+        )
         lines.append(
             f"| {r.set_name}, exact fingerprints | {r.programs} | | | | | {_fmt(exact_p)} | "
             f"{_fmt(r.exact_correct_pairs / r.true_pairs if r.true_pairs else None)} | "

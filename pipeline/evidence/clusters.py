@@ -35,9 +35,10 @@ from typing import Final
 import duckdb
 
 from ..errors import PipelineError
-from .models import scalar_int, sql_text
+from . import models as _models  # a module, not names: models imports this module too
 
 __all__ = [
+    "DEFAULT_CLUSTERS",
     "REGISTRY",
     "ClusterSettings",
     "ClusterStats",
@@ -71,12 +72,19 @@ class ClusterSettings:
     band_rows: int = 4
     band_count: int = 16
 
+    def as_tuple(self) -> tuple[float, int, int]:
+        return (self.threshold, self.band_rows, self.band_count)
+
     def params(self) -> dict[str, object]:
         return {
             "threshold": self.threshold,
             "band_rows": self.band_rows,
             "band_count": self.band_count,
         }
+
+
+DEFAULT_CLUSTERS: Final = ClusterSettings()
+"""The shipped pre-registration's settings (``[boilerplate]``); a test keeps them equal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +99,10 @@ class ClusterStats:
 
 def create_registry(cur: duckdb.DuckDBPyConnection, table: str = REGISTRY) -> None:
     """Create the registry if it does not exist."""
+    temporary = "TEMP " if table.startswith("temp.") else ""
     cur.execute(
         f"""
-        CREATE TABLE IF NOT EXISTS {table} (
+        CREATE {temporary}TABLE IF NOT EXISTS {table} (
             fingerprint VARCHAR NOT NULL,   -- the shape (exact fingerprint): the member id
             language VARCHAR NOT NULL,      -- '' when unknown; clusters never cross languages
             sketch VARCHAR,                 -- NULL: no valid sketch, a cluster of its own
@@ -119,22 +128,23 @@ def assign_shape_clusters(
 ) -> ClusterStats:
     """Add every fingerprint of ``session_fingerprints`` the registry lacks to a cluster.
 
-    Reads ``session_fingerprints`` by its unqualified name (a TEMP view can
-    narrow it) and writes ``registry``; runs inside the caller's transaction.
+    Reads ``session_fingerprints`` and ``shape_cluster_members`` by their
+    unqualified names (TEMP views can narrow or redirect them: a reader
+    clusters into a TEMP registry behind a TEMP view of that name) and appends
+    to ``registry``, after emptying it when it was clustered with other
+    settings; runs inside the caller's transaction.
     """
     create_registry(cur, registry)
-    reclustered = _settings_changed(cur, registry, settings)
+    stored = stored_settings(cur, registry)
+    reclustered = stored is not None and stored != settings
     if reclustered:
         cur.execute(f"DELETE FROM {registry}")
-    shadow = registry != REGISTRY
-    if shadow:
-        cur.execute(f"CREATE OR REPLACE TEMP VIEW {REGISTRY} AS SELECT * FROM {registry}")
     params = settings.params()
     try:
-        _temp(cur, "cluster_pending", sql_text("cluster_pending"))
-        sketches = scalar_int(cur, "SELECT count(*) FROM cluster_pending")
-        _temp(cur, "cluster_pending_bands", sql_text("cluster_pending_bands"), params)
-        _temp(cur, "cluster_leader_matches", sql_text("cluster_leader_matches"), params)
+        _temp(cur, "cluster_pending", _models.sql_text("cluster_pending"))
+        sketches = _models.scalar_int(cur, "SELECT count(*) FROM cluster_pending")
+        _temp(cur, "cluster_pending_bands", _models.sql_text("cluster_pending_bands"), params)
+        _temp(cur, "cluster_leader_matches", _models.sql_text("cluster_leader_matches"), params)
         cur.execute(
             """
             CREATE OR REPLACE TEMP TABLE cluster_decided AS
@@ -152,17 +162,17 @@ def assign_shape_clusters(
             "DELETE FROM cluster_pending_bands "
             "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
         )
-        _temp(cur, "cluster_pairs", sql_text("cluster_pairs"), params)
+        _temp(cur, "cluster_pairs", _models.sql_text("cluster_pairs"), params)
         cur.execute(
             "CREATE OR REPLACE TEMP TABLE cluster_new_leaders (fingerprint VARCHAR, seq BIGINT)"
         )
         rounds = 0
-        while scalar_int(cur, "SELECT count(*) FROM cluster_pending"):
+        while _models.scalar_int(cur, "SELECT count(*) FROM cluster_pending"):
             rounds += 1
             if rounds > MAX_ROUNDS:
                 raise PipelineError("near-duplicate clustering made no progress (a bug)")
-            _temp(cur, "cluster_round", sql_text("cluster_round"))
-            if not scalar_int(cur, "SELECT count(*) FROM cluster_round"):
+            _temp(cur, "cluster_round", _models.sql_text("cluster_round"))
+            if not _models.scalar_int(cur, "SELECT count(*) FROM cluster_round"):
                 raise PipelineError("near-duplicate clustering made no progress (a bug)")
             cur.execute(
                 "INSERT INTO cluster_new_leaders "
@@ -176,8 +186,8 @@ def assign_shape_clusters(
                 "DELETE FROM cluster_pending "
                 "WHERE fingerprint IN (SELECT fingerprint FROM cluster_round)"
             )
-        _temp(cur, "cluster_expand", sql_text("cluster_expand"))
-        shapes = scalar_int(cur, "SELECT count(*) FROM cluster_expand")
+        _temp(cur, "cluster_expand", _models.sql_text("cluster_expand"))
+        shapes = _models.scalar_int(cur, "SELECT count(*) FROM cluster_expand")
         cur.execute(
             f"""
             INSERT INTO {registry}
@@ -190,19 +200,24 @@ def assign_shape_clusters(
     finally:
         for name in _TEMPS:
             cur.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
-        if shadow:
-            cur.execute(f"DROP VIEW IF EXISTS temp.main.{REGISTRY}")
     return ClusterStats(shapes=shapes, sketches=sketches, rounds=rounds, reclustered=reclustered)
 
 
-def _settings_changed(
-    cur: duckdb.DuckDBPyConnection, registry: str, settings: ClusterSettings
-) -> bool:
-    rows = cur.execute(
-        f"SELECT DISTINCT threshold, band_rows, band_count FROM {registry}"
-    ).fetchall()
-    wanted = (settings.threshold, settings.band_rows, settings.band_count)
-    return any(tuple(row) != wanted for row in rows)
+def stored_settings(
+    cur: duckdb.DuckDBPyConnection, registry: str = REGISTRY
+) -> ClusterSettings | None:
+    """The settings the registry was clustered with; ``None`` when it is empty or absent."""
+    try:
+        rows = cur.execute(
+            f"SELECT DISTINCT threshold, band_rows, band_count FROM {registry}"
+        ).fetchall()
+    except duckdb.CatalogException:
+        return None
+    if len(rows) != 1:
+        # Mixed settings cannot happen (a change re-clusters from scratch); treat as changed.
+        return None if not rows else ClusterSettings(-1.0, 0, 0)
+    threshold, rows_, count = rows[0]
+    return ClusterSettings(float(threshold), int(rows_), int(count))
 
 
 def _temp(

@@ -47,6 +47,13 @@ import duckdb
 from recurscope.instrumentation import semconv as sc
 
 from ..errors import PipelineError
+from .clusters import (
+    DEFAULT_CLUSTERS,
+    REGISTRY,
+    ClusterSettings,
+    assign_shape_clusters,
+    stored_settings,
+)
 
 __all__ = [
     "AUDITS",
@@ -92,6 +99,7 @@ DERIVED_SPAN_MODELS: Final = ("history_access", "session_fingerprints", "session
 SESSION_MODELS: Final = (
     "evidence_params",
     "code_clusters",
+    "shape_clusters",
     "sessions",
     "session_criteria",
     "evidence",
@@ -100,8 +108,9 @@ SESSION_MODELS: Final = (
 """Tables built from the span-model tables, in dependency order.
 
 ``sessions`` and ``session_criteria`` are partitioned by session too;
-``code_clusters`` by fingerprint; ``evidence`` and ``coverage`` are single
-aggregates rebuilt on every refresh.
+``code_clusters`` by fingerprint, ``shape_clusters`` by near-duplicate
+cluster (``clusters.py`` assigns new fingerprints to clusters first);
+``evidence`` and ``coverage`` are single aggregates rebuilt on every refresh.
 """
 
 
@@ -215,6 +224,7 @@ def refresh(
     full: bool = False,
     min_other_sessions: int | None = None,
     lateness: timedelta = DEFAULT_LATENESS,
+    clusters: ClusterSettings | None = None,
 ) -> RefreshResult:
     """Bring the evidence tables up to date with ``otel_traces``.
 
@@ -228,7 +238,9 @@ def refresh(
 
     ``min_other_sessions`` is S of the boilerplate criterion; ``None`` keeps
     the value of the last refresh (:data:`DEFAULT_MIN_OTHER_SESSIONS` at
-    first). Runs in a private cursor and commits the evidence in one
+    first). ``clusters`` are the near-duplicate clustering settings; ``None``
+    keeps the registry's (:data:`DEFAULT_CLUSTERS` at first); new settings
+    re-cluster from scratch (a full refresh). Runs in a private cursor and commits the evidence in one
     transaction, so readers never see span and session tables disagree.
     """
     started = time.perf_counter()
@@ -248,6 +260,8 @@ def refresh(
             if min_other_sessions is not None
             else (last.min_other_sessions if last else DEFAULT_MIN_OTHER_SESSIONS)
         )
+        stored = stored_settings(cur, target.q(REGISTRY)) if REGISTRY in existing else None
+        settings = clusters or stored or DEFAULT_CLUSTERS
         reason = ""
         if last is None:
             reason = "first refresh"
@@ -257,11 +271,15 @@ def refresh(
             reason = "evidence tables missing"
         elif full:
             reason = "full refresh requested"
+        elif stored is not None and stored != settings:
+            reason = "near-duplicate clustering settings changed"
         if reason:
-            result = _full_refresh(cur, target, s_value, started, reason)
+            result = _full_refresh(cur, target, s_value, settings, started, reason)
         else:
             assert last is not None
-            result = _incremental_refresh(cur, target, last, sessions, s_value, lateness, started)
+            result = _incremental_refresh(
+                cur, target, last, sessions, s_value, settings, lateness, started
+            )
     finally:
         cur.close()
     # The logged time stops before COMMIT (the log row is part of the
@@ -375,12 +393,33 @@ def _log_refresh(
 
 
 def build_session_models(
-    cur: duckdb.DuckDBPyConnection, create: str, s_value: int, qualify: Any = None
+    cur: duckdb.DuckDBPyConnection,
+    create: str,
+    s_value: int,
+    qualify: Any = None,
+    *,
+    clusters: ClusterSettings = DEFAULT_CLUSTERS,
+    registry: str | None = None,
 ) -> None:
-    """Build every session model with ``create`` ('CREATE OR REPLACE TABLE x' style)."""
+    """Build every session model with ``create`` ('CREATE OR REPLACE TABLE x' style).
+
+    New code shapes are first added to near-duplicate clusters in
+    ``registry`` (default: ``shape_cluster_members`` where the tables go);
+    the models read the registry by its unqualified name.
+    """
     for name in SESSION_MODELS:
         target_name = qualify(name) if qualify else name
-        params = {"boilerplate_min_other_sessions": s_value} if name == "evidence_params" else None
+        if name == "shape_clusters":
+            default = qualify(REGISTRY) if qualify else REGISTRY
+            assign_shape_clusters(cur, clusters, registry=registry or default)
+        params = (
+            {
+                "boilerplate_min_other_sessions": s_value,
+                "boilerplate_similarity": clusters.threshold,
+            }
+            if name == "evidence_params"
+            else None
+        )
         cur.execute(f"{create} {target_name} AS {sql_text(name)}", params)
 
 
@@ -388,6 +427,7 @@ def _full_refresh(
     cur: duckdb.DuckDBPyConnection,
     target: Target,
     s_value: int,
+    clusters: ClusterSettings,
     started: float,
     reason: str,
 ) -> RefreshResult:
@@ -396,7 +436,7 @@ def _full_refresh(
         _ensure_log(cur, target)
         for name in SPAN_MODELS:
             cur.execute(f"CREATE OR REPLACE TABLE {target.q(name)} AS {sql_text(name)}")
-        build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+        build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q, clusters=clusters)
         spans = scalar_int(
             cur,
             f"SELECT count(*) FROM {target.q('otel_traces')} WHERE SpanName IN ({SPAN_NAME_LIST})",
@@ -440,6 +480,7 @@ def _incremental_refresh(
     last: _LastRefresh,
     sessions: Iterable[str | None] | None,
     s_value: int,
+    clusters: ClusterSettings,
     lateness: timedelta,
     started: float,
 ) -> RefreshResult:
@@ -514,9 +555,11 @@ def _incremental_refresh(
                 _replace_rows(cur, target, name, "refresh_scope", f"temp.main.scoped_{name}")
             if s_value != last.min_other_sessions:
                 # A new S can flip any cluster: rebuild every session model.
-                build_session_models(cur, "CREATE OR REPLACE TABLE", s_value, target.q)
+                build_session_models(
+                    cur, "CREATE OR REPLACE TABLE", s_value, target.q, clusters=clusters
+                )
             else:
-                _refresh_session_models(cur, target)
+                _refresh_session_models(cur, target, clusters)
             spans_total = scalar_int(
                 cur, f"SELECT count(*) FROM {raw} WHERE SpanName IN ({SPAN_NAME_LIST})"
             )
@@ -543,6 +586,9 @@ def _incremental_refresh(
             "new_clusters",
             "flipped_fingerprints",
             "affected_sessions",
+            "touched_clusters",
+            "shape_clusters_before",
+            "new_shape_clusters",
             *SPAN_MODELS,
             *SESSION_MODELS,
             *(f"scoped_{m}" for m in SPAN_MODELS),
@@ -571,7 +617,9 @@ def _replace_rows(
     cur.execute(f"INSERT INTO {target.q(table)} BY NAME SELECT * FROM {source}")
 
 
-def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: Target) -> None:
+def _refresh_session_models(
+    cur: duckdb.DuckDBPyConnection, target: Target, clusters: ClusterSettings
+) -> None:
     """Bring the session models up to date after the scope's span rows were replaced.
 
     Runs inside the refresh transaction, after the span tables are current.
@@ -625,6 +673,7 @@ def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: Target) -> N
         "WHERE fingerprint IN (SELECT fingerprint FROM touched_fingerprints)"
     )
     cur.execute(f"INSERT INTO {target.q('code_clusters')} BY NAME SELECT * FROM new_clusters")
+    _refresh_shape_clusters(cur, target, clusters)
     cur.execute(
         f"""
         CREATE OR REPLACE TEMP TABLE affected_sessions AS
@@ -660,6 +709,80 @@ def _refresh_session_models(cur: duckdb.DuckDBPyConnection, target: Target) -> N
         cur.execute(f"DROP TABLE temp.main.scoped_{name}")
     for name in ("evidence", "coverage"):
         cur.execute(f"CREATE OR REPLACE TABLE {target.q(name)} AS {sql_text(name)}")
+
+
+def _refresh_shape_clusters(
+    cur: duckdb.DuckDBPyConnection, target: Target, clusters: ClusterSettings
+) -> None:
+    """Cluster the touched shapes the registry lacks, rebuild their clusters, note flips.
+
+    New shapes come only from refreshed sessions, so the clustering reads the
+    touched fingerprints alone; the clusters they belong to are rebuilt from
+    all their members' sessions; fingerprints of a cluster whose boilerplate
+    status flipped join ``flipped_fingerprints`` (their sessions are recomputed).
+    """
+    fingerprints, registry = target.q("session_fingerprints"), target.q(REGISTRY)
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP VIEW session_fingerprints AS
+        SELECT * FROM {fingerprints}
+        WHERE fingerprint IN (SELECT fingerprint FROM touched_fingerprints)
+        """
+    )
+    try:
+        assign_shape_clusters(cur, clusters, registry=registry)
+    finally:
+        cur.execute("DROP VIEW temp.main.session_fingerprints")
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE touched_clusters AS
+        SELECT DISTINCT coalesce(r.cluster_id, t.fingerprint) AS cluster_id
+        FROM touched_fingerprints AS t
+        LEFT JOIN {registry} AS r ON r.fingerprint = t.fingerprint
+        """
+    )
+    cur.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE shape_clusters_before AS
+        SELECT cluster_id, is_boilerplate FROM {target.q("shape_clusters")}
+        WHERE cluster_id IN (SELECT cluster_id FROM touched_clusters)
+        """
+    )
+    members = f"""
+        SELECT f.* FROM {fingerprints} AS f
+        LEFT JOIN {registry} AS r ON r.fingerprint = f.fingerprint
+        WHERE coalesce(r.cluster_id, f.fingerprint) IN (SELECT cluster_id FROM touched_clusters)
+    """
+    cur.execute(f"CREATE OR REPLACE TEMP VIEW session_fingerprints AS {members}")
+    try:
+        cur.execute(
+            f"CREATE OR REPLACE TEMP TABLE new_shape_clusters AS {sql_text('shape_clusters')}"
+        )
+    finally:
+        cur.execute("DROP VIEW temp.main.session_fingerprints")
+    cur.execute(
+        f"DELETE FROM {target.q('shape_clusters')} "
+        "WHERE cluster_id IN (SELECT cluster_id FROM touched_clusters)"
+    )
+    cur.execute(
+        f"INSERT INTO {target.q('shape_clusters')} BY NAME SELECT * FROM new_shape_clusters"
+    )
+    cur.execute(
+        f"""
+        INSERT INTO flipped_fingerprints
+        SELECT fingerprint FROM ({members}) AS m
+        WHERE coalesce(
+            (SELECT cluster_id FROM {registry} AS r WHERE r.fingerprint = m.fingerprint),
+            m.fingerprint
+        ) IN (
+            SELECT t.cluster_id
+            FROM touched_clusters AS t
+            LEFT JOIN shape_clusters_before AS b ON b.cluster_id = t.cluster_id
+            LEFT JOIN new_shape_clusters AS n ON n.cluster_id = t.cluster_id
+            WHERE coalesce(b.is_boilerplate, FALSE) <> coalesce(n.is_boilerplate, FALSE)
+        )
+        """
+    )
 
 
 def _scope_start(

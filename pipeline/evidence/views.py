@@ -10,6 +10,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
+from .clusters import DEFAULT_CLUSTERS, REGISTRY, ClusterSettings, create_registry, stored_settings
 from .models import (
     DEFAULT_MIN_OTHER_SESSIONS,
     DERIVED_SPAN_MODELS,
@@ -225,9 +226,11 @@ class EvidenceView:
         evidence_filter: EvidenceFilter | None = None,
         *,
         min_other_sessions: int = DEFAULT_MIN_OTHER_SESSIONS,
+        clusters: ClusterSettings | None = None,
     ) -> None:
         self.filter = evidence_filter or EvidenceFilter()
         self.min_other_sessions = min_other_sessions
+        self.clusters = clusters or DEFAULT_CLUSTERS
         self.stale_reason = ""
         self.stored_session_models = False
         self._cur = con.cursor()
@@ -301,20 +304,47 @@ class EvidenceView:
                     cur.execute(f"CREATE TEMP VIEW {name} AS SELECT * FROM {target.q(name)}")
                 self.stored_session_models = True
                 return
-        build_session_models(cur, "CREATE TEMP TABLE", self.min_other_sessions)
+        build_session_models(
+            cur,
+            "CREATE TEMP TABLE",
+            self.min_other_sessions,
+            clusters=self.clusters,
+            registry=self._private_registry(),
+        )
+
+    def _private_registry(self) -> str:
+        """A TEMP copy of the stored cluster registry, shadowing its name; returns the copy's name.
+
+        The view may be on a read-only connection and may see shapes the
+        stored registry lacks (stale evidence) or want other settings (an
+        amended pre-registration): it clusters those into its copy. With the
+        stored settings, existing shapes keep their stored cluster ids.
+        """
+        cur, target = self._cur, self._target
+        private = "temp.main.view_cluster_members"
+        create_registry(cur, private)
+        if (
+            REGISTRY in target.tables()
+            and stored_settings(cur, target.q(REGISTRY)) == self.clusters
+        ):
+            cur.execute(f"INSERT INTO {private} SELECT * FROM {target.q(REGISTRY)}")
+        cur.execute(f"CREATE OR REPLACE TEMP VIEW {REGISTRY} AS SELECT * FROM {private}")
+        return private
 
     def _stored_session_models_usable(self) -> bool:
         """True when the stored session tables exist and were built with this view's S."""
         target = self._target
         if not target.tables().issuperset(SESSION_MODELS):
             return False
-        row = first_row(
-            self._cur.execute(
-                f"SELECT value FROM {target.q('evidence_params')} "
-                "WHERE name = 'boilerplate_min_other_sessions'"
-            ).fetchall()
+        params = dict(
+            self._cur.execute(f"SELECT name, value FROM {target.q('evidence_params')}").fetchall()
         )
-        return row is not None and row[0] == self.min_other_sessions
+        return (
+            params.get("boilerplate_min_other_sessions") == self.min_other_sessions
+            and params.get("boilerplate_similarity") == self.clusters.threshold
+            and REGISTRY in target.tables()
+            and stored_settings(self._cur, target.q(REGISTRY)) == self.clusters
+        )
 
     def query(
         self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None

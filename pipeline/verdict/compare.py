@@ -424,7 +424,9 @@ def compare(
     matrices = []
     for value in (group_a, group_b):
         group = _group_filter(base, dimension, value, on_sessions, split_date)
-        with EvidenceView(con, group, min_other_sessions=prereg.min_other_sessions) as view:
+        with EvidenceView(
+            con, group, min_other_sessions=prereg.min_other_sessions, clusters=prereg.clusters
+        ) as view:
             matrices.append(view.session_matrix(criteria))
     sessions = sorted(set(matrices[0].sessions) | set(matrices[1].sessions))
     columns = [

@@ -128,7 +128,12 @@ def store_headline_intervals(
         return False
     if prereg.window.start is not None or prereg.window.end is not None:
         return False
-    with EvidenceView(con, EvidenceFilter(), min_other_sessions=prereg.min_other_sessions) as view:
+    with EvidenceView(
+        con,
+        EvidenceFilter(),
+        min_other_sessions=prereg.min_other_sessions,
+        clusters=prereg.clusters,
+    ) as view:
         if view.stale_reason or not view.stored_session_models:
             return False
         latest = _latest_refresh(view)

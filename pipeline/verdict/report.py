@@ -651,7 +651,9 @@ def build_report(
     primary_names = [c.name for c in prereg.criteria]
     notes: list[str] = []
 
-    with EvidenceView(con, evidence_filter, min_other_sessions=prereg.min_other_sessions) as view:
+    with EvidenceView(
+        con, evidence_filter, min_other_sessions=prereg.min_other_sessions, clusters=prereg.clusters
+    ) as view:
         if view.stale_reason:
             notes.append(
                 f"Evidence computed from raw spans for this report: {view.stale_reason} "

@@ -17,6 +17,7 @@ criteria_meta (criterion, primitive, kind, measure) as (
     values
         ('contextview_shaped_share', 'contextview', 'primary', 'share'),
         ('boilerplate_share', 'contextview', 'primary', 'share'),
+        ('boilerplate_share_exact', 'contextview', 'descriptive', 'share'),
         ('same_role_share', 'recurse', 'primary', 'share'),
         ('goal_overflow_share', 'recurse', 'primary', 'share'),
         ('history_reliance', 'contextview', 'descriptive', 'share'),

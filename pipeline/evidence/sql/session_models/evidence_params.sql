@@ -10,6 +10,10 @@ final as (
     select
         'boilerplate_min_other_sessions' as name,   -- S: other sessions a boilerplate shape recurs in
         cast($boilerplate_min_other_sessions as double) as value
+    union all
+    select
+        'boilerplate_similarity',                   -- near-duplicate clusters: similarity to a leader
+        cast($boilerplate_similarity as double)
 )
 
 select * from final

@@ -9,8 +9,9 @@
 --
 -- Criteria (numerator / denominator):
 --   contextview_shaped_share     ContextView-shaped history-reading calls / history-reading calls
---   boilerplate_share            history-reading calls whose fingerprint is in >= S other sessions
---                                / history-reading calls
+--   boilerplate_share            history-reading calls whose shape's near-duplicate cluster is in
+--                                >= S other sessions / history-reading calls
+--   boilerplate_share_exact      the same with exact fingerprints (pre-registration v1-2; descriptive)
 --   same_role_share              same-role delegations / delegations whose same_role is known
 --   goal_overflow_share          goal_overflow trims / trims with a goal boundary
 --                                (phase pre_boundary or goal_overflow)
@@ -39,6 +40,10 @@ fixed_criteria as (
     from source_sessions
     union all
     select session_id, 'boilerplate_share',
+        clustered_boilerplate_calls, history_reading_calls
+    from source_sessions
+    union all
+    select session_id, 'boilerplate_share_exact',
         boilerplate_calls, history_reading_calls
     from source_sessions
     union all

@@ -5,10 +5,11 @@
 -- sum(numerator) / sum(denominator) over these rows, and the bootstrap
 -- resamples these rows: the session is the unit of analysis.
 --
--- Partitioned by session like the span tables, with one cross-session
--- column: `boilerplate_calls` depends on other sessions through
--- `code_clusters`, so a refresh also recomputes the sessions using a
--- fingerprint whose boilerplate status flipped.
+-- Partitioned by session like the span tables, with two cross-session
+-- columns: `boilerplate_calls` depends on other sessions through
+-- `code_clusters` and `clustered_boilerplate_calls` through `shape_clusters`,
+-- so a refresh also recomputes the sessions using a fingerprint whose (or
+-- whose cluster's) boilerplate status flipped.
 with
 
 source_calls as (
@@ -33,6 +34,19 @@ source_fingerprints as (
 
 boilerplate_fingerprints as (
     select fingerprint from code_clusters where is_boilerplate
+),
+
+-- Shapes whose near-duplicate cluster is boilerplate (a shape the registry
+-- does not hold is its own cluster, named by its fingerprint).
+clustered_boilerplate_fingerprints as (
+    select distinct source_fingerprints.fingerprint
+    from source_fingerprints
+    left join shape_cluster_members as registry
+        on registry.fingerprint = source_fingerprints.fingerprint
+    join shape_clusters
+        on shape_clusters.cluster_id
+            = coalesce(registry.cluster_id, source_fingerprints.fingerprint)
+    where shape_clusters.is_boilerplate
 ),
 
 call_counts as (
@@ -61,6 +75,16 @@ boilerplate_counts as (
     from source_fingerprints
     join boilerplate_fingerprints
         on boilerplate_fingerprints.fingerprint = source_fingerprints.fingerprint
+    group by source_fingerprints.session_id
+),
+
+clustered_boilerplate_counts as (
+    select
+        source_fingerprints.session_id,
+        sum(source_fingerprints.calls) as clustered_boilerplate_calls
+    from source_fingerprints
+    join clustered_boilerplate_fingerprints
+        on clustered_boilerplate_fingerprints.fingerprint = source_fingerprints.fingerprint
     group by source_fingerprints.session_id
 ),
 
@@ -156,6 +180,8 @@ final as (
         coalesce(c.contextview_shaped_calls, 0) as contextview_shaped_calls,
         coalesce(c.fingerprinted_calls, 0) as fingerprinted_calls,
         coalesce(b.boilerplate_calls, 0) as boilerplate_calls, -- fingerprint in >= S other sessions
+        coalesce(cb.clustered_boilerplate_calls, 0)
+            as clustered_boilerplate_calls,         -- its near-duplicate cluster in >= S other sessions
         coalesce(c.error_calls, 0) as error_calls,
         coalesce(c.compacted_calls, 0) as compacted_calls,
         coalesce(c.calls_with_code, 0) as calls_with_code,
@@ -179,6 +205,7 @@ final as (
     from session_spans as s
     left join call_counts as c on c.session_id = s.session_id
     left join boilerplate_counts as b on b.session_id = s.session_id
+    left join clustered_boilerplate_counts as cb on cb.session_id = s.session_id
     left join delegation_counts as d on d.session_id = s.session_id
     left join trim_counts as t on t.session_id = s.session_id
     left join shift_counts as h on h.session_id = s.session_id
