@@ -316,6 +316,7 @@ SPAN_SHORTCUTS: Final = {
     "reported_accessed": sc.HISTORY_REPORTED_ACCESSED,
     "reported_ops": sc.HISTORY_REPORTED_OPS,
     "fingerprint": sc.CODE_FINGERPRINT,
+    "sketch": sc.CODE_SKETCH,
     "language": sc.CODE_LANGUAGE,
     "code": sc.CODE_CONTENT,
     "delegation_kind": sc.DELEGATION_KIND,
