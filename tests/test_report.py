@@ -128,8 +128,11 @@ class TestBuildReport:
             "sampling",
             "detector_quality_source",
             "notes",
+            "boilerplate",
         ]
         assert data["schema"] == report.REPORT_SCHEMA
+        sweep = data["boilerplate"]["sweep"]
+        assert [p["similarity"] for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.9]
         assert {"name", "estimate", "lower", "upper", "threshold", "sessions", "detector"} <= set(
             data["primary"][0]
         )
@@ -139,7 +142,8 @@ class TestBuildReport:
     ) -> None:
         """Reliance, trim pressure, shifts per session, re-emits and op mix, with intervals."""
         names = [r.name for r in headline.descriptive]
-        assert names[:4] == [
+        assert names[:5] == [
+            "boilerplate_share_exact",  # beside the clustered primary boilerplate_share
             "history_reliance",
             "trim_pressure",
             "boundary_shifts_per_session",

@@ -30,7 +30,7 @@ or band layout (a pre-registration amendment) re-clusters from scratch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import duckdb
 
@@ -40,10 +40,14 @@ from . import models as _models  # a module, not names: models imports this modu
 __all__ = [
     "DEFAULT_CLUSTERS",
     "REGISTRY",
+    "SWEEP",
     "ClusterSettings",
     "ClusterStats",
+    "SweepPoint",
     "assign_shape_clusters",
+    "boilerplate_sweep",
     "create_registry",
+    "stored_settings",
 ]
 
 REGISTRY: Final = "shape_cluster_members"
@@ -226,3 +230,88 @@ def _temp(
     """``CREATE TEMP TABLE name AS sql`` with the parameters ``sql`` names (``$name``)."""
     used = {key: value for key, value in (params or {}).items() if f"${key}" in sql}
     cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS {sql}", used or None)
+
+
+SWEEP: Final = (0.5, 0.6, 0.7, 0.8, 0.9)
+"""Similarities the report re-clusters at, beside the pre-registered one."""
+
+
+@dataclass(frozen=True, slots=True)
+class SweepPoint:
+    """The boilerplate share if shapes were clustered at ``similarity`` (``None``: exact)."""
+
+    similarity: float | None
+    boilerplate_calls: int
+    reading_calls: int
+    clusters: int
+    boilerplate_clusters: int
+
+    @property
+    def share(self) -> float | None:
+        return self.boilerplate_calls / self.reading_calls if self.reading_calls else None
+
+
+def boilerplate_sweep(
+    shapes: list[tuple[Any, ...]],
+    reading_calls: int,
+    min_other_sessions: int,
+    base: ClusterSettings,
+    similarities: tuple[float, ...] = SWEEP,
+) -> list[SweepPoint]:
+    """Re-cluster a scope's shapes from scratch at each similarity; the exact share first.
+
+    ``shapes`` are ``session_fingerprints`` rows ``(session_id, fingerprint,
+    sketch, example_language, first_seen, calls)``. Each point clusters them
+    in a private in-memory database (first-seen order, ``base``'s bands), so
+    the reader's own tables are untouched; a point is a point estimate, never
+    a verdict.
+    """
+    con = duckdb.connect()
+    try:
+        _models.install_dialect(con)
+        con.execute(
+            "CREATE TABLE session_fingerprints (session_id VARCHAR, fingerprint VARCHAR, "
+            "sketch VARCHAR, example_language VARCHAR, first_seen TIMESTAMP_NS, calls BIGINT)"
+        )
+        if shapes:
+            con.executemany("INSERT INTO session_fingerprints VALUES (?, ?, ?, ?, ?, ?)", shapes)
+        points = [_sweep_point(con, None, reading_calls, min_other_sessions)]
+        for similarity in similarities:
+            settings = ClusterSettings(similarity, base.band_rows, base.band_count)
+            assign_shape_clusters(con, settings)
+            points.append(_sweep_point(con, similarity, reading_calls, min_other_sessions))
+    finally:
+        con.close()
+    return points
+
+
+def _sweep_point(
+    con: duckdb.DuckDBPyConnection,
+    similarity: float | None,
+    reading_calls: int,
+    min_other_sessions: int,
+) -> SweepPoint:
+    cluster = (
+        "f.fingerprint"
+        if similarity is None
+        else f"coalesce((SELECT cluster_id FROM {REGISTRY} AS r "
+        "WHERE r.fingerprint = f.fingerprint), f.fingerprint)"
+    )
+    row = con.execute(
+        f"""
+        WITH members AS (
+            SELECT f.session_id, f.calls, {cluster} AS cluster_id FROM session_fingerprints AS f
+        ),
+        per_cluster AS (
+            SELECT cluster_id, count(DISTINCT session_id) - 1 >= $s AS is_boilerplate
+            FROM members GROUP BY cluster_id
+        )
+        SELECT
+            coalesce(sum(CASE WHEN p.is_boilerplate THEN m.calls ELSE 0 END), 0),
+            (SELECT count(*) FROM per_cluster),
+            (SELECT count(*) FROM per_cluster WHERE is_boilerplate)
+        FROM members AS m JOIN per_cluster AS p USING (cluster_id)
+        """,
+        {"s": min_other_sessions},
+    ).fetchall()[0]
+    return SweepPoint(similarity, int(row[0] or 0), reading_calls, int(row[1]), int(row[2]))

@@ -98,6 +98,36 @@ class ClusterRow:
     example_language: str | None
     example_code: str | None
     example_ops: tuple[str, ...]
+    shapes: int = 1
+    """Distinct exact fingerprints in the near-duplicate cluster (``fingerprint`` is its id)."""
+    min_similarity: float | None = None
+    """The least similar member's estimated similarity to the cluster's leader."""
+    example_fingerprint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SweepRow:
+    """The boilerplate share at one clustering similarity (``None``: exact fingerprints)."""
+
+    similarity: float | None
+    share: float | None
+    boilerplate_calls: int
+    reading_calls: int
+    clusters: int
+    boilerplate_clusters: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoilerplateInfo:
+    """How code shapes were clustered, and the boilerplate share exact, clustered and swept."""
+
+    similarity: float | None
+    linkage: str
+    band_rows: int
+    band_count: int
+    exact_share: float | None
+    clustered_share: float | None
+    sweep: tuple[SweepRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +256,7 @@ class Report:
     sampling: SamplingInfo
     detector_quality_source: str | None
     notes: tuple[str, ...]
+    boilerplate: BoilerplateInfo | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain data (stable keys, in declaration order)."""

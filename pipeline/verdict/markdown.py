@@ -209,45 +209,81 @@ def _md_window(report: Report) -> list[str]:
 
 
 def _md_clusters(report: Report) -> list[str]:
-    """The top code shapes, and up to five examples of their code."""
+    """Boilerplate exact vs clustered, the similarity sweep, the top clusters and examples."""
     pre = report.preregistration
-    lines: list[str] = []
-    lines += ["", "## Code shapes (top clusters)", ""]
+    info = report.boilerplate
+    lines: list[str] = ["", "## Code shapes: near-duplicate clusters", ""]
+    if info is not None:
+        if info.similarity is not None:
+            lines.append(
+                f"Shapes are exact code fingerprints; clusters group re-spelled shapes whose "
+                f"content-free sketches are within similarity {info.similarity:g} of the "
+                f"cluster's first shape ({info.linkage} linkage, LSH {info.band_count} x "
+                f"{info.band_rows}; pre-registered, see the amendments). Boilerplate = the "
+                f"cluster recurs in >= {pre.min_other_sessions} other sessions."
+            )
+        lines += [
+            "",
+            f"- boilerplate_share, clustered (the verdict's): {_pct(info.clustered_share)}",
+            f"- boilerplate_share_exact, exact fingerprints: {_pct(info.exact_share)}",
+        ]
+        if info.sweep:
+            lines += [
+                "",
+                "Sweep (each point re-clusters this scope from scratch; point estimates, "
+                "not verdicts; the pre-registered similarity is fixed, not picked from here):",
+                "",
+                "| similarity | boilerplate share | boilerplate calls | clusters | boilerplate clusters |",
+                "| --- | --- | --- | --- | --- |",
+            ]
+            for row in info.sweep:
+                mark = (
+                    "exact"
+                    if row.similarity is None
+                    else f"**{row.similarity:g}**"
+                    if row.similarity == info.similarity
+                    else f"{row.similarity:g}"
+                )
+                lines.append(
+                    f"| {mark} | {_pct(row.share)} | {row.boilerplate_calls:,} of "
+                    f"{row.reading_calls:,} | {row.clusters:,} | {row.boilerplate_clusters:,} |"
+                )
+    lines.append("")
     if not report.clusters:
         lines.append("No history-reading code was fingerprinted in this scope.")
+        return lines
+    lines += [
+        "| cluster | shapes | sessions | calls | least similarity | boilerplate "
+        "| ContextView-shaped calls | ops |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for cluster in report.clusters:
+        similarity = "–" if cluster.min_similarity is None else f"{cluster.min_similarity:.2f}"
+        lines.append(
+            f"| `{cluster.fingerprint}` | {cluster.shapes:,} | {cluster.sessions:,} "
+            f"| {cluster.calls:,} | {similarity} | {'yes' if cluster.is_boilerplate else 'no'} "
+            f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} |"
+        )
+    # At most five examples, each code text once: clusters often share it.
+    examples: list[ClusterRow] = []
+    for cluster in report.clusters:
+        texts = {e.example_code for e in examples}
+        if cluster.example_code and cluster.example_code not in texts and len(examples) < 5:
+            examples.append(cluster)
+    if examples:
+        lines += ["", "Examples (content capture was on for these calls):"]
+        for cluster in examples:
+            fence = "```"
+            lines += [
+                "",
+                f"`{cluster.fingerprint}` (span `{cluster.example_span_id}`):",
+                "",
+                f"{fence}{cluster.example_language or ''}",
+                (cluster.example_code or "").replace(fence, "` ` `"),
+                fence,
+            ]
     else:
-        lines += [
-            f"Boilerplate = recurs in >= {pre.min_other_sessions} other sessions.",
-            "",
-            "| fingerprint | sessions | calls | boilerplate | ContextView-shaped calls | ops |",
-            "| --- | --- | --- | --- | --- | --- |",
-        ]
-        for cluster in report.clusters:
-            lines.append(
-                f"| `{cluster.fingerprint}` | {cluster.sessions:,} | {cluster.calls:,} "
-                f"| {'yes' if cluster.is_boilerplate else 'no'} "
-                f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} |"
-            )
-        # At most five examples, each code text once: clusters often share it.
-        examples: list[ClusterRow] = []
-        for cluster in report.clusters:
-            texts = {e.example_code for e in examples}
-            if cluster.example_code and cluster.example_code not in texts and len(examples) < 5:
-                examples.append(cluster)
-        if examples:
-            lines += ["", "Examples (content capture was on for these calls):"]
-            for cluster in examples:
-                fence = "```"
-                lines += [
-                    "",
-                    f"`{cluster.fingerprint}` (span `{cluster.example_span_id}`):",
-                    "",
-                    f"{fence}{cluster.example_language or ''}",
-                    (cluster.example_code or "").replace(fence, "` ` `"),
-                    fence,
-                ]
-        else:
-            lines += ["", "No example code: content capture was off for these calls."]
+        lines += ["", "No example code: content capture was off for these calls."]
     return lines
 
 

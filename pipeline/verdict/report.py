@@ -20,6 +20,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
+from ..evidence.clusters import DEFAULT_CLUSTERS, boilerplate_sweep
 from ..evidence.views import (
     EvidenceFilter,
     EvidenceView,
@@ -33,6 +34,7 @@ from .document import (
     PRIMITIVE_LABELS,
     REPORT_SCHEMA,
     AmendmentInfo,
+    BoilerplateInfo,
     ClusterRow,
     CriterionRow,
     DetectorInfo,
@@ -40,6 +42,7 @@ from .document import (
     Report,
     SamplingInfo,
     ScopeInfo,
+    SweepRow,
     VerdictRow,
     WindowInfo,
 )
@@ -94,7 +97,13 @@ CRITERIA: Final[Mapping[str, tuple[str, str, str | None]]] = {
     ),
     "boilerplate_share": (
         "contextview",
-        "history-reading calls whose fingerprint recurs in >= S other sessions "
+        "history-reading calls whose code shape's near-duplicate cluster recurs in >= S other "
+        "sessions / history-reading calls",
+        "accessed",
+    ),
+    "boilerplate_share_exact": (
+        "contextview",
+        "history-reading calls whose exact code fingerprint recurs in >= S other sessions "
         "/ history-reading calls",
         "accessed",
     ),
@@ -665,10 +674,11 @@ def build_report(
         kept = load_headline_intervals(view, prereg) if view.stored_session_models else None
         intervals = kept if kept is not None else compute_intervals(prereg, view.session_matrix())
         clusters = view.records(
-            "SELECT * FROM code_clusters ORDER BY is_boilerplate DESC, sessions DESC, "
-            "calls DESC, fingerprint LIMIT ?",
+            "SELECT *, cluster_id AS fingerprint FROM shape_clusters "
+            "ORDER BY is_boilerplate DESC, sessions DESC, calls DESC, cluster_id LIMIT ?",
             [top_clusters],
         )
+        boilerplate = _boilerplate_info(view, prereg)
     missing = [
         name
         for name in primary_names
@@ -736,6 +746,7 @@ def build_report(
         primary=primary_rows,
         descriptive=descriptive_rows,
         clusters=tuple(_cluster_row(c) for c in clusters),
+        boilerplate=boilerplate,
         sampling=sampling,
         detector_quality_source=(
             detector_quality_source
@@ -806,6 +817,40 @@ def collection_plan(
     return ", ".join(parts)
 
 
+def _boilerplate_info(view: EvidenceView, prereg: Preregistration) -> BoilerplateInfo:
+    """Exact vs clustered boilerplate share in the view, and the sweep over similarities."""
+    settings = prereg.clusters or DEFAULT_CLUSTERS
+    totals = view.query(
+        "SELECT coalesce(sum(boilerplate_calls), 0), coalesce(sum(clustered_boilerplate_calls), 0), "
+        "coalesce(sum(history_reading_calls), 0) FROM sessions"
+    )[0]
+    exact, clustered, reading = (int(v) for v in totals)
+    shapes = view.query(
+        "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
+        "FROM session_fingerprints"
+    )
+    sweep = boilerplate_sweep(shapes, reading, prereg.min_other_sessions, settings)
+    return BoilerplateInfo(
+        similarity=prereg.clusters.threshold if prereg.clusters else None,
+        linkage="leader" if prereg.clusters else "exact",
+        band_rows=settings.band_rows,
+        band_count=settings.band_count,
+        exact_share=exact / reading if reading else None,
+        clustered_share=clustered / reading if reading else None,
+        sweep=tuple(
+            SweepRow(
+                similarity=p.similarity,
+                share=p.share,
+                boilerplate_calls=p.boilerplate_calls,
+                reading_calls=p.reading_calls,
+                clusters=p.clusters,
+                boilerplate_clusters=p.boilerplate_clusters,
+            )
+            for p in sweep
+        ),
+    )
+
+
 def _cluster_row(row: Mapping[str, Any]) -> ClusterRow:
     return ClusterRow(
         fingerprint=str(row["fingerprint"]),
@@ -821,4 +866,7 @@ def _cluster_row(row: Mapping[str, Any]) -> ClusterRow:
         example_language=row["example_language"],
         example_code=row["example_code"],
         example_ops=tuple(row["example_ops"] or ()),
+        shapes=int(row.get("shapes") or 1),
+        min_similarity=row.get("min_similarity"),
+        example_fingerprint=row.get("example_fingerprint"),
     )
