@@ -254,15 +254,16 @@ def _md_clusters(report: Report) -> list[str]:
         return lines
     lines += [
         "| cluster | shapes | sessions | calls | least similarity | boilerplate "
-        "| ContextView-shaped calls | ops |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| ContextView-shaped calls | ops | first seen | last seen |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for cluster in report.clusters:
         similarity = "–" if cluster.min_similarity is None else f"{cluster.min_similarity:.2f}"
         lines.append(
             f"| `{cluster.fingerprint}` | {cluster.shapes:,} | {cluster.sessions:,} "
             f"| {cluster.calls:,} | {similarity} | {'yes' if cluster.is_boilerplate else 'no'} "
-            f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} |"
+            f"| {cluster.contextview_shaped_calls:,} | {', '.join(cluster.example_ops)} "
+            f"| {(cluster.first_seen or '–')[:16]} | {(cluster.last_seen or '–')[:16]} |"
         )
     # At most five examples, each code text once: clusters often share it.
     examples: list[ClusterRow] = []
