@@ -19,8 +19,8 @@ from ._sketch import similarity as sketch_similarity
 __all__ = [
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
-    "SKETCH_WORDS",
     "CodeAnalysis",
+    "SKETCH_WORDS",
     "analyze_code",
     "baseline_analysis",
     "clear_cache",
