@@ -19,8 +19,8 @@ from ._sketch import similarity as sketch_similarity
 __all__ = [
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
-    "CodeAnalysis",
     "SKETCH_WORDS",
+    "CodeAnalysis",
     "analyze_code",
     "baseline_analysis",
     "clear_cache",

@@ -202,7 +202,7 @@ def _score(
             c["true"] += same_family
             c["predicted"] += same_cluster
             c["correct"] += same_family and same_cluster
-    exact = Counter()
+    exact: Counter[str] = Counter()
     for a, b in itertools.combinations(programs, 2):
         if a.fingerprint is not None and a.fingerprint == b.fingerprint:
             exact["predicted"] += 1

@@ -359,7 +359,7 @@ def load_preregistration(path: str | Path) -> Preregistration:
     )
 
 
-def _cluster_settings(boilerplate: dict[str, Any], file: Path) -> ClusterSettings | None:
+def _cluster_settings(boilerplate: Mapping[str, Any], file: Path) -> ClusterSettings | None:
     """``[boilerplate] similarity`` and its linkage and bands, or ``None`` when absent."""
     if "similarity" not in boilerplate:
         return None

@@ -2,7 +2,8 @@
 --
 -- Grain: one row per ordered pair (fingerprint, other) of pending sketches of
 -- one language that share an LSH band and whose similarity (share of equal
--- MinHash words) is at least `$threshold`. Both orders are present.
+-- MinHash words) is at least `$threshold`. Both orders are present; each
+-- unordered pair is scored once.
 with
 
 candidates as (
@@ -12,7 +13,7 @@ candidates as (
         on b.band_no = a.band_no
         and b.band = a.band
         and b.language = a.language
-        and b.fingerprint <> a.fingerprint
+        and b.fingerprint > a.fingerprint
 ),
 
 scored as (
@@ -23,6 +24,12 @@ scored as (
     from candidates
     join cluster_pending as p on p.fingerprint = candidates.fingerprint
     join cluster_pending as q on q.fingerprint = candidates.other
+),
+
+kept as (
+    select * from scored where similarity >= $threshold
 )
 
-select * from scored where similarity >= $threshold
+select fingerprint, other, similarity from kept
+union all
+select other as fingerprint, fingerprint as other, similarity from kept

@@ -79,11 +79,75 @@ CREATE OR REPLACE TEMP MACRO sampling_marked(resource_attrs, span_attrs, trace_s
 CREATE OR REPLACE TEMP MACRO valid_sketch(sketch) AS
     coalesce(length(sketch) = 512 AND regexp_full_match(sketch, '[0-9a-f]{512}'), FALSE);
 
+-- Spelled out word by word: a lambda over range(64) costs ~6x more per pair,
+-- and scoring pairs is nearly all of clustering's time (docs/benchmarks.md).
 CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
-    list_sum(list_transform(
-        range(64),
-        lambda i: CASE WHEN substr(a, 8 * i + 1, 8) = substr(b, 8 * i + 1, 8) THEN 1 ELSE 0 END
-    )) / 64.0;
+    (
+        (substr(a, 1, 8) = substr(b, 1, 8))::INTEGER
+        + (substr(a, 9, 8) = substr(b, 9, 8))::INTEGER
+        + (substr(a, 17, 8) = substr(b, 17, 8))::INTEGER
+        + (substr(a, 25, 8) = substr(b, 25, 8))::INTEGER
+        + (substr(a, 33, 8) = substr(b, 33, 8))::INTEGER
+        + (substr(a, 41, 8) = substr(b, 41, 8))::INTEGER
+        + (substr(a, 49, 8) = substr(b, 49, 8))::INTEGER
+        + (substr(a, 57, 8) = substr(b, 57, 8))::INTEGER
+        + (substr(a, 65, 8) = substr(b, 65, 8))::INTEGER
+        + (substr(a, 73, 8) = substr(b, 73, 8))::INTEGER
+        + (substr(a, 81, 8) = substr(b, 81, 8))::INTEGER
+        + (substr(a, 89, 8) = substr(b, 89, 8))::INTEGER
+        + (substr(a, 97, 8) = substr(b, 97, 8))::INTEGER
+        + (substr(a, 105, 8) = substr(b, 105, 8))::INTEGER
+        + (substr(a, 113, 8) = substr(b, 113, 8))::INTEGER
+        + (substr(a, 121, 8) = substr(b, 121, 8))::INTEGER
+        + (substr(a, 129, 8) = substr(b, 129, 8))::INTEGER
+        + (substr(a, 137, 8) = substr(b, 137, 8))::INTEGER
+        + (substr(a, 145, 8) = substr(b, 145, 8))::INTEGER
+        + (substr(a, 153, 8) = substr(b, 153, 8))::INTEGER
+        + (substr(a, 161, 8) = substr(b, 161, 8))::INTEGER
+        + (substr(a, 169, 8) = substr(b, 169, 8))::INTEGER
+        + (substr(a, 177, 8) = substr(b, 177, 8))::INTEGER
+        + (substr(a, 185, 8) = substr(b, 185, 8))::INTEGER
+        + (substr(a, 193, 8) = substr(b, 193, 8))::INTEGER
+        + (substr(a, 201, 8) = substr(b, 201, 8))::INTEGER
+        + (substr(a, 209, 8) = substr(b, 209, 8))::INTEGER
+        + (substr(a, 217, 8) = substr(b, 217, 8))::INTEGER
+        + (substr(a, 225, 8) = substr(b, 225, 8))::INTEGER
+        + (substr(a, 233, 8) = substr(b, 233, 8))::INTEGER
+        + (substr(a, 241, 8) = substr(b, 241, 8))::INTEGER
+        + (substr(a, 249, 8) = substr(b, 249, 8))::INTEGER
+        + (substr(a, 257, 8) = substr(b, 257, 8))::INTEGER
+        + (substr(a, 265, 8) = substr(b, 265, 8))::INTEGER
+        + (substr(a, 273, 8) = substr(b, 273, 8))::INTEGER
+        + (substr(a, 281, 8) = substr(b, 281, 8))::INTEGER
+        + (substr(a, 289, 8) = substr(b, 289, 8))::INTEGER
+        + (substr(a, 297, 8) = substr(b, 297, 8))::INTEGER
+        + (substr(a, 305, 8) = substr(b, 305, 8))::INTEGER
+        + (substr(a, 313, 8) = substr(b, 313, 8))::INTEGER
+        + (substr(a, 321, 8) = substr(b, 321, 8))::INTEGER
+        + (substr(a, 329, 8) = substr(b, 329, 8))::INTEGER
+        + (substr(a, 337, 8) = substr(b, 337, 8))::INTEGER
+        + (substr(a, 345, 8) = substr(b, 345, 8))::INTEGER
+        + (substr(a, 353, 8) = substr(b, 353, 8))::INTEGER
+        + (substr(a, 361, 8) = substr(b, 361, 8))::INTEGER
+        + (substr(a, 369, 8) = substr(b, 369, 8))::INTEGER
+        + (substr(a, 377, 8) = substr(b, 377, 8))::INTEGER
+        + (substr(a, 385, 8) = substr(b, 385, 8))::INTEGER
+        + (substr(a, 393, 8) = substr(b, 393, 8))::INTEGER
+        + (substr(a, 401, 8) = substr(b, 401, 8))::INTEGER
+        + (substr(a, 409, 8) = substr(b, 409, 8))::INTEGER
+        + (substr(a, 417, 8) = substr(b, 417, 8))::INTEGER
+        + (substr(a, 425, 8) = substr(b, 425, 8))::INTEGER
+        + (substr(a, 433, 8) = substr(b, 433, 8))::INTEGER
+        + (substr(a, 441, 8) = substr(b, 441, 8))::INTEGER
+        + (substr(a, 449, 8) = substr(b, 449, 8))::INTEGER
+        + (substr(a, 457, 8) = substr(b, 457, 8))::INTEGER
+        + (substr(a, 465, 8) = substr(b, 465, 8))::INTEGER
+        + (substr(a, 473, 8) = substr(b, 473, 8))::INTEGER
+        + (substr(a, 481, 8) = substr(b, 481, 8))::INTEGER
+        + (substr(a, 489, 8) = substr(b, 489, 8))::INTEGER
+        + (substr(a, 497, 8) = substr(b, 497, 8))::INTEGER
+        + (substr(a, 505, 8) = substr(b, 505, 8))::INTEGER
+    ) / 64.0;
 
 CREATE OR REPLACE TEMP MACRO sketch_band(sketch, band_no, band_rows) AS
     substr(sketch, 8 * band_rows * band_no + 1, 8 * band_rows);
