@@ -58,7 +58,6 @@ from recurscope.pipeline.verdict.rule import default_preregistration_path, load_
 SPANS_PER_SESSION: Final = 47  # measured average of the synthetic generator
 DEFAULT_SIZES: Final = (1_000_000, 4_000_000)
 SEED: Final = 1
-BOILERPLATE_S: Final = 4
 # The bench stores hold synthetic spans (origin simulated): read them as the demo
 # does, with simulated spans included; observed-only would read nothing.
 EVERYTHING: Final = Filters(include_simulated=True)
@@ -221,7 +220,7 @@ def _page(function: Callable[[Connection, Filters], object], flt: Filters) -> Pa
 
 
 def _boilerplate(con: Connection, flt: Filters) -> object:
-    return queries.boilerplate_data(con, flt, BOILERPLATE_S)
+    return queries.boilerplate_data(con, flt, default_preregistration_path())
 
 
 def _delegation(con: Connection, flt: Filters) -> object:

@@ -32,14 +32,17 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
+from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS, boilerplate_sweep
 from recurscope.pipeline.evidence.models import REFRESH_LOG, SESSION_MODELS, SPAN_MODELS
-from recurscope.pipeline.evidence.views import EvidenceFilter, sql_literal
+from recurscope.pipeline.evidence.views import EvidenceFilter, EvidenceView
 from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
 from recurscope.pipeline.verdict.report import Report, build_report
+from recurscope.pipeline.verdict.rule import load_preregistration
 
 __all__ = [
     "COMPARE_DIMENSIONS",
     "BoilerplateData",
+    "BoilerplateSweep",
     "DataPageData",
     "DelegationData",
     "Filters",
@@ -49,6 +52,7 @@ __all__ = [
     "StoreOverview",
     "TrimsData",
     "boilerplate_data",
+    "boilerplate_sweep_data",
     "compare_data",
     "compare_groups",
     "data_page_data",
@@ -148,6 +152,11 @@ def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> pl.D
         frame: pl.DataFrame = cur.sql(sql, params=params).pl()
     finally:
         cur.close()
+    return _plain(frame)
+
+
+def _plain(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with DuckDB's DECIMAL sums cast to integers or floats."""
     casts = [
         pl.col(name).cast(pl.Int64 if dtype.scale == 0 else pl.Float64)
         for name, dtype in frame.schema.items()
@@ -494,111 +503,213 @@ def history_access_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> History
 
 @dataclass(frozen=True, slots=True)
 class BoilerplateData:
-    """Recurring code shapes (fingerprints) among history-reading calls.
+    """Near-duplicate clusters of history code that recur across sessions.
 
-    ``clusters`` holds the :data:`_CLUSTER_LIMIT` most widespread shapes
-    (boilerplate first): calls, sessions, first/last seen, whether it is
-    boilerplate (recurs in >= S other sessions), the ContextView-shaped
-    operations its calls re-implement and an example program when content
-    capture was on. ``shapes``, ``boilerplate_shapes``, ``reading_calls`` and
-    ``boilerplate_calls`` count all of them. Without filters the shapes are
-    the stored ``code_clusters`` the verdict uses (when built with the same
-    S); with filters they are recomputed from the filtered calls.
+    ``clusters`` holds the :data:`_CLUSTER_LIMIT` most widespread clusters
+    (boilerplate first), as the evidence's ``shape_clusters`` gives them:
+    member shapes, calls, sessions, least similarity of a member to the
+    cluster's leader, first/last seen, the ContextView-shaped operations its
+    calls re-implement and an example program when content capture was on.
+    ``members`` lists the exact shapes (fingerprints) of those clusters with
+    their own calls, sessions and similarity to the leader. The counts are
+    over all clusters. ``exact_*`` are the same counts with exact
+    fingerprints as the unit (pre-registration v1-2; shown beside, never
+    instead). Everything comes from an
+    :class:`~recurscope.pipeline.evidence.views.EvidenceView` with the
+    pre-registered S and clustering settings, so the shares are the report's.
     """
 
     min_other_sessions: int
+    similarity: float
+    """The similarity threshold clusters use (the default when none is registered)."""
+    registered: bool
+    """True when the pre-registration registers the clustering settings (version 3 on)."""
+    band_rows: int
+    band_count: int
+    preregistration_version: int
     clusters: pl.DataFrame
+    members: pl.DataFrame
     shapes: int
-    boilerplate_shapes: int
+    cluster_count: int
+    boilerplate_clusters: int
     reading_calls: int
     boilerplate_calls: int
+    exact_boilerplate_shapes: int
+    exact_boilerplate_calls: int
+    sketchless_shapes: int
+    """Shapes whose calls carry no usable sketch: each is a cluster of its own."""
 
 
 _CLUSTER_LIMIT: Final = 500
 
 
-def _stored_clusters_usable(con: duckdb.DuckDBPyConnection, min_other_sessions: int) -> bool:
-    rows = _rows(
-        con,
-        "SELECT value FROM evidence_params WHERE name = 'boilerplate_min_other_sessions'",
-    )
-    return bool(rows) and rows[0][0] == min_other_sessions
-
-
 def boilerplate_data(
-    con: duckdb.DuckDBPyConnection, flt: Filters, min_other_sessions: int
+    con: duckdb.DuckDBPyConnection,
+    flt: Filters,
+    preregistration: str | os.PathLike[str],
 ) -> BoilerplateData:
-    """Clusters of history code that recur across sessions, most widespread first."""
-    s = sql_literal(int(min_other_sessions))
-    if not flt.active and _stored_clusters_usable(con, min_other_sessions):
-        shapes = """
-            select fingerprint, calls, sessions, contextview_shaped_calls, first_seen, last_seen
-            from code_clusters
-        """
-        reading = "select coalesce(sum(history_reading_calls), 0) from sessions"
-    else:
-        where = flt.where("calls")
-        shapes = f"""
-            select fingerprint,
-                count(*) as calls,
-                count(distinct session_id) as sessions,
-                sum(case when contextview_shaped then 1 else 0 end) as contextview_shaped_calls,
-                min(started_at) as first_seen,
-                max(started_at) as last_seen
-            from calls
-            where {where} and reads_history and fingerprint is not null
-            group by fingerprint
-        """
-        reading = f"select count(*) from calls where {where} and reads_history"
-    classified = f"""
-        select *, sessions - 1 as other_sessions, sessions - 1 >= {s} as is_boilerplate
-        from ({shapes})
-    """
-    counts = _rows(
+    """Near-duplicate clusters of history code, most widespread first, with the exact-hash view."""
+    prereg = load_preregistration(preregistration)
+    settings = prereg.clusters or DEFAULT_CLUSTERS
+    with EvidenceView(
         con,
-        f"""
-        select count(*),
-            coalesce(sum(case when is_boilerplate then 1 else 0 end), 0),
-            coalesce(sum(case when is_boilerplate then calls else 0 end), 0),
-            ({reading})
-        from ({classified})
-        """,
-    )[0]
-    clusters = _frame(
-        con,
-        f"""
-        with top as (
-            select * from ({classified})
-            order by is_boilerplate desc, sessions desc, calls desc, fingerprint
-            limit {_CLUSTER_LIMIT}
-        ),
-        ops as (
-            select fingerprint, list(distinct op order by op) as contextview_ops
-            from history_access
-            where {flt.where("history_access")} and op_class = 'contextview'
-                and fingerprint in (select fingerprint from top)
-            group by fingerprint
+        flt.evidence_filter(),
+        min_other_sessions=prereg.min_other_sessions,
+        clusters=prereg.clusters,
+    ) as view:
+        counts = view.query(
+            """
+            select
+                (select count(distinct fingerprint) from session_fingerprints),
+                (select count(distinct fingerprint) from session_fingerprints
+                    where not coalesce(valid_sketch(sketch), false)),
+                (select count(*) from shape_clusters),
+                (select count(*) from shape_clusters where is_boilerplate),
+                (select count(*) from code_clusters where is_boilerplate),
+                (select coalesce(sum(history_reading_calls), 0) from sessions),
+                (select coalesce(sum(clustered_boilerplate_calls), 0) from sessions),
+                (select coalesce(sum(boilerplate_calls), 0) from sessions)
+            """
+        )[0]
+        clusters = _plain(
+            view.relation(
+                f"""
+                with top as (
+                    select * from shape_clusters
+                    order by is_boilerplate desc, sessions desc, calls desc, cluster_id
+                    limit {_CLUSTER_LIMIT}
+                ),
+                member_of as (
+                    select distinct f.fingerprint,
+                        coalesce(r.cluster_id, f.fingerprint) as cluster_id
+                    from session_fingerprints as f
+                    left join shape_cluster_members as r on r.fingerprint = f.fingerprint
+                ),
+                ops as (
+                    select m.cluster_id, list(distinct h.op order by h.op) as contextview_ops
+                    from history_access as h
+                    join member_of as m on m.fingerprint = h.fingerprint
+                    where h.op_class = 'contextview'
+                        and m.cluster_id in (select cluster_id from top)
+                    group by m.cluster_id
+                )
+                select t.cluster_id, t.shapes, t.calls, t.sessions, t.other_sessions,
+                    t.is_boilerplate, t.min_similarity, t.mean_similarity,
+                    t.contextview_shaped_calls,
+                    coalesce(o.contextview_ops, []) as contextview_ops,
+                    t.first_seen, t.last_seen, t.example_fingerprint, t.example_language,
+                    t.example_code, t.example_ops, t.example_session_id,
+                    t.example_trace_id, t.example_span_id
+                from top as t
+                left join ops as o using (cluster_id)
+                order by t.is_boilerplate desc, t.sessions desc, t.calls desc, t.cluster_id
+                """
+            ).pl()
         )
-        select t.fingerprint, t.calls, t.sessions, t.other_sessions, t.is_boilerplate,
-            t.contextview_shaped_calls,
-            coalesce(o.contextview_ops, []) as contextview_ops,
-            t.first_seen, t.last_seen,
-            k.example_language, k.example_code, k.example_ops, k.example_session_id,
-            k.example_trace_id, k.example_span_id
-        from top as t
-        left join ops as o using (fingerprint)
-        left join code_clusters as k using (fingerprint)
-        order by t.is_boilerplate desc, t.sessions desc, t.calls desc, t.fingerprint
-        """,
-    )
+        members = _plain(
+            view.relation(
+                f"""
+                with top as (
+                    select cluster_id from shape_clusters
+                    order by is_boilerplate desc, sessions desc, calls desc, cluster_id
+                    limit {_CLUSTER_LIMIT}
+                ),
+                shapes as (
+                    select fingerprint,
+                        sum(calls) as calls,
+                        count(distinct session_id) as sessions,
+                        min(first_seen) as first_seen,
+                        max(last_seen) as last_seen,
+                        bool_or(example_code is not null) as has_example
+                    from session_fingerprints
+                    group by fingerprint
+                )
+                select coalesce(r.cluster_id, s.fingerprint) as cluster_id,
+                    s.fingerprint,
+                    coalesce(r.is_leader, true) as is_leader,
+                    r.similarity,
+                    s.calls, s.sessions, s.first_seen, s.last_seen, s.has_example
+                from shapes as s
+                left join shape_cluster_members as r on r.fingerprint = s.fingerprint
+                where coalesce(r.cluster_id, s.fingerprint) in (select cluster_id from top)
+                order by cluster_id, is_leader desc, s.sessions desc, s.calls desc, s.fingerprint
+                """
+            ).pl()
+        )
     return BoilerplateData(
-        min_other_sessions=int(min_other_sessions),
+        min_other_sessions=prereg.min_other_sessions,
+        similarity=settings.threshold,
+        registered=prereg.clusters is not None,
+        band_rows=settings.band_rows,
+        band_count=settings.band_count,
+        preregistration_version=prereg.version,
         clusters=clusters,
+        members=members,
         shapes=int(counts[0]),
-        boilerplate_shapes=int(counts[1]),
-        reading_calls=int(counts[3]),
-        boilerplate_calls=int(counts[2]),
+        sketchless_shapes=int(counts[1]),
+        cluster_count=int(counts[2]),
+        boilerplate_clusters=int(counts[3]),
+        exact_boilerplate_shapes=int(counts[4]),
+        reading_calls=int(counts[5]),
+        boilerplate_calls=int(counts[6]),
+        exact_boilerplate_calls=int(counts[7]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class BoilerplateSweep:
+    """The boilerplate share re-computed at each similarity (exact fingerprints first)."""
+
+    points: pl.DataFrame
+    """similarity (null = exact), share, boilerplate_calls, reading_calls, clusters, boilerplate_clusters."""
+    similarity: float
+    """The threshold the verdict uses."""
+
+
+def boilerplate_sweep_data(
+    con: duckdb.DuckDBPyConnection,
+    flt: Filters,
+    preregistration: str | os.PathLike[str],
+) -> BoilerplateSweep:
+    """The report's sweep: the selection's shapes re-clustered from scratch at 0.5-0.9."""
+    prereg = load_preregistration(preregistration)
+    settings = prereg.clusters or DEFAULT_CLUSTERS
+    with EvidenceView(
+        con,
+        flt.evidence_filter(),
+        min_other_sessions=prereg.min_other_sessions,
+        clusters=prereg.clusters,
+    ) as view:
+        reading = int(
+            view.query("select coalesce(sum(history_reading_calls), 0) from sessions")[0][0]
+        )
+        shapes = view.query(
+            "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
+            "FROM session_fingerprints"
+        )
+    points = boilerplate_sweep(shapes, reading, prereg.min_other_sessions, settings)
+    frame = pl.DataFrame(
+        [
+            {
+                "similarity": p.similarity,
+                "share": p.share,
+                "boilerplate_calls": p.boilerplate_calls,
+                "reading_calls": p.reading_calls,
+                "clusters": p.clusters,
+                "boilerplate_clusters": p.boilerplate_clusters,
+            }
+            for p in points
+        ],
+        schema={
+            "similarity": pl.Float64,
+            "share": pl.Float64,
+            "boilerplate_calls": pl.Int64,
+            "reading_calls": pl.Int64,
+            "clusters": pl.Int64,
+            "boilerplate_clusters": pl.Int64,
+        },
+    )
+    return BoilerplateSweep(points=frame, similarity=settings.threshold)
 
 
 # ---------------------------------------------------------------------------

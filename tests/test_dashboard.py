@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from recurscope.cli import main as cli_main
 from recurscope.dashboards import queries
+from recurscope.instrumentation.analysis import analyze_code
 from recurscope.pipeline.evidence import models as evidence
 from recurscope.pipeline.store.locking import open_for_writing
 from recurscope.pipeline.testing import add_synthetic_spans
@@ -61,10 +62,45 @@ HOSTILE_SPECS = [
 
 REPORT_FLAGS = ("--detector-quality", "", "--include-simulated")  # the store is simulated
 
+# One program spelled two ways (comprehension vs loop, one more field): two
+# exact shapes, one near-duplicate cluster, each shape in three sessions.
+RESPELLED = (
+    'recent = [r for r in conversation_history if r["speaker"] == "user"]\n'
+    'result = [(r["method_name"], r["args"]) for r in recent[-5:]]\n',
+    "picked = []\n"
+    "for rec in conversation_history:\n"
+    '    if rec["speaker"] == "user":\n'
+    "        picked.append(rec)\n"
+    'result = [(x["method_name"], x["args"], x["timestamp"]) for x in picked[-5:]]\n',
+)
+
+
+def _respelled_specs() -> list[dict[str, Any]]:
+    specs = []
+    for n in range(6):
+        analysis = analyze_code(RESPELLED[n % 2])
+        specs.append(
+            {
+                "kind": "call",
+                "span": f"r{n}",
+                "session": f"respelled-{n}",
+                "role": "planner",
+                "accessed": True,
+                "ops": sorted(analysis.ops),
+                "fingerprint": analysis.fingerprint,
+                "sketch": analysis.sketch,
+                "language": "python",
+                "code": RESPELLED[n % 2],
+                "history_size": 8,
+                "records_read": 5,
+            }
+        )
+    return specs
+
 
 def _fill_store(db: Path, *, sessions: int = 120, hostile: bool = True) -> None:
     """Synthetic sessions (origin simulated) plus a few spans with hostile text; evidence built."""
-    specs = HOSTILE_SPECS if hostile else ()
+    specs = [*HOSTILE_SPECS, *_respelled_specs()] if hostile else []
     with open_for_writing(db, kind="test", upkeep=EvidenceUpkeep()) as session:
         con = session.store.connection
         add_synthetic_spans(con, sessions=sessions, seed=3, specs=specs)
@@ -159,6 +195,9 @@ def test_page_numbers_equal_the_evidence_tables(app: AppTest, store: Path) -> No
         ("goals", "Boundary shifts"): "SELECT count(*) FROM boundary_shifts",
         ("boilerplate", "Code shapes"): "SELECT count(DISTINCT fingerprint) FROM calls "
         "WHERE reads_history AND fingerprint IS NOT NULL",
+        ("boilerplate", "Clusters"): "SELECT count(*) FROM shape_clusters",
+        ("boilerplate", "Boilerplate clusters"): "SELECT count(*) FROM shape_clusters "
+        "WHERE is_boilerplate",
         ("data", "Spans stored"): "SELECT count(*) FROM otel_traces",
         ("data", "Sessions"): "SELECT sessions FROM coverage",
     }
@@ -373,6 +412,7 @@ def test_evidence_pages_show_the_reports_estimates(
         ("history_access", "History reliance", "history_reliance", "{:.1%}"),
         ("history_access", "ContextView-shaped", "contextview_shaped_share", "{:.1%}"),
         ("boilerplate", "Boilerplate share", "boilerplate_share", "{:.1%}"),
+        ("boilerplate", "Exact-hash share", "boilerplate_share_exact", "{:.1%}"),
         ("delegation", "Same-role share", "same_role_share", "{:.1%}"),
         ("trims", "Trim pressure", "trim_pressure", "{:.1%}"),
         ("trims", "Goal overflow", "goal_overflow_share", "{:.1%}"),
@@ -382,6 +422,77 @@ def test_evidence_pages_show_the_reports_estimates(
     for page, label, criterion, shape in checks:
         _open(app, page)
         assert _metric(app, label) == shape.format(estimate[criterion]), (page, label)
+
+
+def test_the_boilerplate_page_shows_a_respelled_program_as_one_cluster(
+    app: AppTest, store: Path
+) -> None:
+    """Two spellings of one program: one cluster of two shapes, its members and their similarity."""
+    fingerprints = {analyze_code(code).fingerprint for code in RESPELLED}
+    cluster_id = _scalar(
+        store,
+        "SELECT DISTINCT cluster_id FROM shape_cluster_members WHERE fingerprint IN "
+        f"({', '.join(repr(f) for f in sorted(fingerprints))})",
+    )
+    assert cluster_id in fingerprints  # the leader is one of the two
+    _open(app, "boilerplate")
+    assert not app.exception
+    listing = app.dataframe[0].value
+    row = listing[listing["cluster_id"] == cluster_id].to_dict("records")
+    assert len(row) == 1 and row[0]["shapes"] == 2 and row[0]["sessions"] == 6
+    assert 0.7 <= row[0]["min_similarity"] < 1.0
+    # Select it: its members are the two exact shapes, the leader first, similarity shown.
+    position = int(listing.index[listing["cluster_id"] == cluster_id][0])
+    app.session_state["cluster_table"] = {"selection": {"rows": [position], "columns": []}}
+    app.run()
+    assert not app.exception
+    members = app.dataframe[1].value
+    assert set(members["fingerprint"]) == fingerprints
+    assert members["is_leader"].tolist() == [True, False]
+    assert members["similarity"].iloc[1] == pytest.approx(row[0]["min_similarity"])
+    assert any(
+        c.value.startswith("recent = [r for r") or "picked = []" in c.value for c in app.code
+    )
+    text = " ".join(m.value for m in app.markdown)
+    assert f"Cluster {cluster_id}" in text and "2 shapes" in text
+
+
+def test_the_boilerplate_sweep_puts_the_registered_threshold_beside_the_exact_share(
+    app: AppTest,
+) -> None:
+    """The sweep lists exact + 0.5..0.9; at the registered threshold it is the page's share."""
+    _open(app, "boilerplate")
+    sweep = app.dataframe[2].value
+    assert sweep["unit"].tolist() == ["exact hash", "≥ 0.5", "≥ 0.6", "≥ 0.7", "≥ 0.8", "≥ 0.9"]
+    assert sweep["registered"].tolist() == [False, False, False, True, False, False]
+    registered = sweep[sweep["registered"]].iloc[0]
+    assert _metric(app, "Boilerplate share") == f"{registered['share']:.1%}"
+    exact = sweep.iloc[0]
+    assert _metric(app, "Exact-hash share") == f"{exact['share']:.1%}"
+    # Off, the sweep is not computed.
+    app.toggle(key="boilerplate_sweep").set_value(False).run()
+    assert not app.exception
+    assert len(app.dataframe) == 2
+
+
+def test_the_boilerplate_page_narrows_clusters_with_the_filters(app: AppTest, store: Path) -> None:
+    """With a role chosen, clusters count only that role's calls (recomputed, not stored)."""
+    _open(app, "boilerplate")
+    app.sidebar.selectbox(key="filter_role").set_value("planner")
+    app.run()
+    assert not app.exception
+    listing = app.dataframe(key="cluster_table").value
+    expected = _scalar(
+        store,
+        "SELECT count(*) FROM calls WHERE role = 'planner' AND reads_history "
+        "AND fingerprint IS NOT NULL",
+    )
+    assert int(listing["calls"].sum()) <= expected
+    assert _number(_metric(app, "Code shapes")) == _scalar(
+        store,
+        "SELECT count(DISTINCT fingerprint) FROM calls WHERE role = 'planner' AND reads_history "
+        "AND fingerprint IS NOT NULL",
+    )
 
 
 def test_the_verdict_page_shows_the_preregistration_amendment(app: AppTest) -> None:

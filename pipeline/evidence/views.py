@@ -352,6 +352,10 @@ class EvidenceView:
         """Run ``sql`` against the view's tables (``calls``, ``sessions``, ``evidence``...)."""
         return self._cur.execute(sql, params).fetchall()
 
+    def relation(self, sql: str) -> duckdb.DuckDBPyRelation:
+        """``sql`` against the view's tables as a DuckDB relation (``.pl()``, ``.df()``...)."""
+        return self._cur.sql(sql)
+
     def records(
         self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None
     ) -> list[dict[str, Any]]:
