@@ -683,7 +683,7 @@ def boilerplate_sweep_data(
         reading = int(
             view.query("select coalesce(sum(history_reading_calls), 0) from sessions")[0][0]
         )
-        shapes = view.query(
+        shapes = view.arrow(
             "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
             "FROM session_fingerprints"
         )

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from recurscope.pipeline.evidence.clusters import (
     REGISTRY,
     ClusterSettings,
     assign_shape_clusters,
+    boilerplate_sweep,
     stored_settings,
 )
 from recurscope.pipeline.evidence.models import install_dialect, refresh
@@ -278,3 +280,31 @@ def test_a_refresh_with_other_settings_reclusters(tmp_path: Path, threshold: flo
     result = refresh(con, clusters=ClusterSettings(threshold, 4, 16))
     assert result.mode == "full" and "clustering settings" in result.reason
     assert stored_settings(con) == ClusterSettings(threshold, 4, 16)
+
+
+def test_the_sweep_counts_the_same_from_rows_and_from_arrow() -> None:
+    """boilerplate_sweep: exact first, then each similarity; tuples and Arrow agree; empty is zero."""
+    near = {f"f{i}" for i in range(30)}
+    base, other = sketch_of(near), sketch_of(near | {"extra"})
+    rows = [
+        (f"s{n}", "a" if n % 2 else "b", base if n % 2 else other, "python", T0, 2)
+        for n in range(8)
+    ] + [("s9", "c", sketch_of({"x", "y"}), "ruby", T0, 1)]
+    from_rows = boilerplate_sweep(rows, 20, 4, SETTINGS)
+    table = pa.table(
+        {
+            name: [row[i] for row in rows]
+            for i, name in enumerate(
+                ("session_id", "fingerprint", "sketch", "example_language", "first_seen", "calls")
+            )
+        }
+    )
+    assert boilerplate_sweep(table, 20, 4, SETTINGS) == from_rows
+    exact, *clustered = from_rows
+    assert exact.similarity is None and exact.boilerplate_calls == 0  # 4 sessions each: not >= 5
+    assert [p.similarity for p in clustered] == [0.5, 0.6, 0.7, 0.8, 0.9]
+    at_07 = clustered[2]
+    assert similarity(base, other) >= 0.7
+    assert (at_07.boilerplate_calls, at_07.clusters, at_07.boilerplate_clusters) == (16, 2, 1)
+    empty = boilerplate_sweep([], 0, 4, SETTINGS)
+    assert all(p.boilerplate_calls == 0 and p.clusters == 0 for p in empty)

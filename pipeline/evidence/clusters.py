@@ -29,10 +29,12 @@ or band layout (a pre-registration amendment) re-clusters from scratch.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import duckdb
+import pyarrow as pa
 
 from ..errors import PipelineError
 from . import models as _models  # a module, not names: models imports this module too
@@ -252,7 +254,7 @@ class SweepPoint:
 
 
 def boilerplate_sweep(
-    shapes: list[tuple[Any, ...]],
+    shapes: pa.Table | Sequence[tuple[Any, ...]],
     reading_calls: int,
     min_other_sessions: int,
     base: ClusterSettings,
@@ -261,20 +263,25 @@ def boilerplate_sweep(
     """Re-cluster a scope's shapes from scratch at each similarity; the exact share first.
 
     ``shapes`` are ``session_fingerprints`` rows ``(session_id, fingerprint,
-    sketch, example_language, first_seen, calls)``. Each point clusters them
-    in a private in-memory database (first-seen order, ``base``'s bands), so
-    the reader's own tables are untouched; a point is a point estimate, never
-    a verdict.
+    sketch, example_language, first_seen, calls)``, best as an Arrow table
+    (``relation.fetch_arrow_table()``: one columnar copy; tuples are
+    converted to one). Each point clusters them in a private in-memory
+    database (first-seen order, ``base``'s bands), so the reader's own
+    tables are untouched; a point is a point estimate, never a verdict.
     """
+    table = shapes if isinstance(shapes, pa.Table) else _shape_table(shapes)
     con = duckdb.connect()
     try:
         _models.install_dialect(con)
+        con.register("sweep_shapes", table)
         con.execute(
-            "CREATE TABLE session_fingerprints (session_id VARCHAR, fingerprint VARCHAR, "
-            "sketch VARCHAR, example_language VARCHAR, first_seen TIMESTAMP_NS, calls BIGINT)"
+            "CREATE TABLE session_fingerprints AS SELECT CAST(session_id AS VARCHAR) AS session_id, "
+            "CAST(fingerprint AS VARCHAR) AS fingerprint, CAST(sketch AS VARCHAR) AS sketch, "
+            "CAST(example_language AS VARCHAR) AS example_language, "
+            "CAST(first_seen AS TIMESTAMP_NS) AS first_seen, CAST(calls AS BIGINT) AS calls "
+            "FROM sweep_shapes"
         )
-        if shapes:
-            con.executemany("INSERT INTO session_fingerprints VALUES (?, ?, ?, ?, ?, ?)", shapes)
+        con.unregister("sweep_shapes")
         points = [_sweep_point(con, None, reading_calls, min_other_sessions)]
         for similarity in similarities:
             settings = ClusterSettings(similarity, base.band_rows, base.band_count)
@@ -285,23 +292,42 @@ def boilerplate_sweep(
     return points
 
 
+_SHAPE_COLUMNS: Final = (
+    "session_id",
+    "fingerprint",
+    "sketch",
+    "example_language",
+    "first_seen",
+    "calls",
+)
+
+
+def _shape_table(rows: Sequence[tuple[Any, ...]]) -> pa.Table:
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in _SHAPE_COLUMNS]
+    types = [pa.string(), pa.string(), pa.string(), pa.string(), pa.timestamp("ns"), pa.int64()]
+    return pa.table(
+        {
+            name: pa.array(list(values), type=kind)
+            for name, values, kind in zip(_SHAPE_COLUMNS, columns, types, strict=True)
+        }
+    )
+
+
 def _sweep_point(
     con: duckdb.DuckDBPyConnection,
     similarity: float | None,
     reading_calls: int,
     min_other_sessions: int,
 ) -> SweepPoint:
-    cluster = (
-        "f.fingerprint"
+    members = (
+        "SELECT f.session_id, f.calls, f.fingerprint AS cluster_id FROM session_fingerprints AS f"
         if similarity is None
-        else f"coalesce((SELECT cluster_id FROM {REGISTRY} AS r "
-        "WHERE r.fingerprint = f.fingerprint), f.fingerprint)"
+        else "SELECT f.session_id, f.calls, coalesce(r.cluster_id, f.fingerprint) AS cluster_id "
+        f"FROM session_fingerprints AS f LEFT JOIN {REGISTRY} AS r USING (fingerprint)"
     )
     row = con.execute(
         f"""
-        WITH members AS (
-            SELECT f.session_id, f.calls, {cluster} AS cluster_id FROM session_fingerprints AS f
-        ),
+        WITH members AS ({members}),
         per_cluster AS (
             SELECT cluster_id, count(DISTINCT session_id) - 1 >= $s AS is_boilerplate
             FROM members GROUP BY cluster_id

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Final
 
 import duckdb
+import pyarrow as pa
 
 from ..errors import PipelineError
 from .clusters import DEFAULT_CLUSTERS, REGISTRY, ClusterSettings, create_registry, stored_settings
@@ -355,6 +356,13 @@ class EvidenceView:
     def relation(self, sql: str) -> duckdb.DuckDBPyRelation:
         """``sql`` against the view's tables as a DuckDB relation (``.pl()``, ``.df()``...)."""
         return self._cur.sql(sql)
+
+    def arrow(self, sql: str) -> pa.Table:
+        """``sql`` against the view's tables as one Arrow table (a columnar copy, no Python rows)."""
+        relation = self._cur.sql(sql)
+        convert = getattr(relation, "to_arrow_table", None) or relation.fetch_arrow_table
+        table: pa.Table = convert()
+        return table
 
     def records(
         self, sql: str, params: Sequence[object] | Mapping[str, object] | None = None

@@ -825,7 +825,7 @@ def _boilerplate_info(view: EvidenceView, prereg: Preregistration) -> Boilerplat
         "coalesce(sum(history_reading_calls), 0) FROM sessions"
     )[0]
     exact, clustered, reading = (int(v) for v in totals)
-    shapes = view.query(
+    shapes = view.arrow(
         "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
         "FROM session_fingerprints"
     )
