@@ -32,10 +32,11 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
-from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS, boilerplate_sweep
+from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS
 from recurscope.pipeline.evidence.models import REFRESH_LOG, SESSION_MODELS, SPAN_MODELS
 from recurscope.pipeline.evidence.views import EvidenceFilter, EvidenceView
 from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
+from recurscope.pipeline.verdict.headline import headline_sweep, load_headline_sweep
 from recurscope.pipeline.verdict.report import Report, build_report
 from recurscope.pipeline.verdict.rule import load_preregistration
 
@@ -680,14 +681,9 @@ def boilerplate_sweep_data(
         min_other_sessions=prereg.min_other_sessions,
         clusters=prereg.clusters,
     ) as view:
-        reading = int(
-            view.query("select coalesce(sum(history_reading_calls), 0) from sessions")[0][0]
-        )
-        shapes = view.arrow(
-            "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
-            "FROM session_fingerprints"
-        )
-    points = boilerplate_sweep(shapes, reading, prereg.min_other_sessions, settings)
+        # Unfiltered, the writers kept it with the headline intervals.
+        kept = load_headline_sweep(view, prereg) if view.stored_session_models else None
+        points = kept if kept is not None else headline_sweep(view, prereg)
     frame = pl.DataFrame(
         [
             {

@@ -149,48 +149,16 @@ def assign_shape_clusters(
     try:
         _temp(cur, "cluster_pending", _models.sql_text("cluster_pending"))
         sketches = _models.scalar_int(cur, "SELECT count(*) FROM cluster_pending")
-        _temp(cur, "cluster_pending_bands", _models.sql_text("cluster_pending_bands"), params)
-        _temp(cur, "cluster_leader_matches", _models.sql_text("cluster_leader_matches"), params)
-        cur.execute(
-            """
-            CREATE OR REPLACE TEMP TABLE cluster_decided AS
-            SELECT p.fingerprint, p.language, p.sketch, m.cluster_id, FALSE AS is_leader,
-                   m.similarity
-            FROM cluster_leader_matches AS m
-            JOIN cluster_pending AS p ON p.fingerprint = m.fingerprint
-            """
-        )
-        cur.execute(
-            "DELETE FROM cluster_pending "
-            "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
-        )
-        cur.execute(
-            "DELETE FROM cluster_pending_bands "
-            "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
-        )
-        _temp(cur, "cluster_pairs", _models.sql_text("cluster_pairs"), params)
-        cur.execute(
-            "CREATE OR REPLACE TEMP TABLE cluster_new_leaders (fingerprint VARCHAR, seq BIGINT)"
-        )
         rounds = 0
-        while _models.scalar_int(cur, "SELECT count(*) FROM cluster_pending"):
-            rounds += 1
-            if rounds > MAX_ROUNDS:
-                raise PipelineError("near-duplicate clustering made no progress (a bug)")
-            _temp(cur, "cluster_round", _models.sql_text("cluster_round"))
-            if not _models.scalar_int(cur, "SELECT count(*) FROM cluster_round"):
-                raise PipelineError("near-duplicate clustering made no progress (a bug)")
+        if sketches:
+            rounds = _cluster_pending(cur, params)
+        else:
+            # Nothing new to compare (the usual refresh: known shapes only): skip
+            # the band and pair statements, whose planning alone costs ~10 ms each.
             cur.execute(
-                "INSERT INTO cluster_new_leaders "
-                "SELECT fingerprint, seq FROM cluster_round WHERE is_leader"
-            )
-            cur.execute(
-                "INSERT INTO cluster_decided SELECT fingerprint, language, sketch, cluster_id, "
-                "is_leader, similarity FROM cluster_round"
-            )
-            cur.execute(
-                "DELETE FROM cluster_pending "
-                "WHERE fingerprint IN (SELECT fingerprint FROM cluster_round)"
+                "CREATE OR REPLACE TEMP TABLE cluster_decided (fingerprint VARCHAR, "
+                "language VARCHAR, sketch VARCHAR, cluster_id VARCHAR, is_leader BOOLEAN, "
+                "similarity DOUBLE)"
             )
         _temp(cur, "cluster_expand", _models.sql_text("cluster_expand"))
         shapes = _models.scalar_int(cur, "SELECT count(*) FROM cluster_expand")
@@ -207,6 +175,54 @@ def assign_shape_clusters(
         for name in _TEMPS:
             cur.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
     return ClusterStats(shapes=shapes, sketches=sketches, rounds=rounds, reclustered=reclustered)
+
+
+def _cluster_pending(cur: duckdb.DuckDBPyConnection, params: dict[str, object]) -> int:
+    """Cluster ``cluster_pending`` into ``cluster_decided`` (joining leaders, then rounds)."""
+    _temp(cur, "cluster_pending_bands", _models.sql_text("cluster_pending_bands"), params)
+    _temp(cur, "cluster_leader_matches", _models.sql_text("cluster_leader_matches"), params)
+    cur.execute(
+        """
+        CREATE OR REPLACE TEMP TABLE cluster_decided AS
+        SELECT p.fingerprint, p.language, p.sketch, m.cluster_id, FALSE AS is_leader,
+               m.similarity
+        FROM cluster_leader_matches AS m
+        JOIN cluster_pending AS p ON p.fingerprint = m.fingerprint
+        """
+    )
+    cur.execute(
+        "DELETE FROM cluster_pending "
+        "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
+    )
+    cur.execute(
+        "DELETE FROM cluster_pending_bands "
+        "WHERE fingerprint IN (SELECT fingerprint FROM cluster_leader_matches)"
+    )
+    _temp(cur, "cluster_pairs", _models.sql_text("cluster_pairs"), params)
+    cur.execute(
+        "CREATE OR REPLACE TEMP TABLE cluster_new_leaders (fingerprint VARCHAR, seq BIGINT)"
+    )
+    rounds = 0
+    while _models.scalar_int(cur, "SELECT count(*) FROM cluster_pending"):
+        rounds += 1
+        if rounds > MAX_ROUNDS:
+            raise PipelineError("near-duplicate clustering made no progress (a bug)")
+        _temp(cur, "cluster_round", _models.sql_text("cluster_round"))
+        if not _models.scalar_int(cur, "SELECT count(*) FROM cluster_round"):
+            raise PipelineError("near-duplicate clustering made no progress (a bug)")
+        cur.execute(
+            "INSERT INTO cluster_new_leaders "
+            "SELECT fingerprint, seq FROM cluster_round WHERE is_leader"
+        )
+        cur.execute(
+            "INSERT INTO cluster_decided SELECT fingerprint, language, sketch, cluster_id, "
+            "is_leader, similarity FROM cluster_round"
+        )
+        cur.execute(
+            "DELETE FROM cluster_pending "
+            "WHERE fingerprint IN (SELECT fingerprint FROM cluster_round)"
+        )
+    return rounds
 
 
 def stored_settings(
@@ -275,13 +291,19 @@ def boilerplate_sweep(
         _models.install_dialect(con)
         con.register("sweep_shapes", table)
         con.execute(
-            "CREATE TABLE session_fingerprints AS SELECT CAST(session_id AS VARCHAR) AS session_id, "
+            "CREATE TABLE sweep_all_shapes AS SELECT CAST(session_id AS VARCHAR) AS session_id, "
             "CAST(fingerprint AS VARCHAR) AS fingerprint, CAST(sketch AS VARCHAR) AS sketch, "
             "CAST(example_language AS VARCHAR) AS example_language, "
             "CAST(first_seen AS TIMESTAMP_NS) AS first_seen, CAST(calls AS BIGINT) AS calls "
             "FROM sweep_shapes"
         )
         con.unregister("sweep_shapes")
+        # Only shapes with a usable sketch are clustered; the others stay clusters
+        # of their own (the points count them through sweep_all_shapes).
+        con.execute(
+            "CREATE TABLE session_fingerprints AS SELECT * FROM sweep_all_shapes "
+            "WHERE valid_sketch(sketch)"
+        )
         points = [_sweep_point(con, None, reading_calls, min_other_sessions)]
         for similarity in similarities:
             settings = ClusterSettings(similarity, base.band_rows, base.band_count)
@@ -320,10 +342,10 @@ def _sweep_point(
     min_other_sessions: int,
 ) -> SweepPoint:
     members = (
-        "SELECT f.session_id, f.calls, f.fingerprint AS cluster_id FROM session_fingerprints AS f"
+        "SELECT f.session_id, f.calls, f.fingerprint AS cluster_id FROM sweep_all_shapes AS f"
         if similarity is None
         else "SELECT f.session_id, f.calls, coalesce(r.cluster_id, f.fingerprint) AS cluster_id "
-        f"FROM session_fingerprints AS f LEFT JOIN {REGISTRY} AS r USING (fingerprint)"
+        f"FROM sweep_all_shapes AS f LEFT JOIN {REGISTRY} AS r USING (fingerprint)"
     )
     row = con.execute(
         f"""

@@ -6,7 +6,10 @@ every session): about a second per 20,000 sessions. Readers — the dashboard,
 ``serve``, any :func:`~recurscope.pipeline.store.locking.open_for_writing` session)
 already refresh the evidence before they let go; right after, they compute
 the intervals of the *headline* scope (the whole store, unfiltered, under the
-pre-registration at hand) and store them in ``headline_intervals``.
+pre-registration at hand) and store them in ``headline_intervals``, with the
+boilerplate sweep of the same scope (the shapes re-clustered at each
+similarity, :func:`~recurscope.pipeline.evidence.clusters.boilerplate_sweep`)
+in ``headline_sweep``.
 
 A reader uses the stored intervals only when they are exactly what it would
 compute: same pre-registration (SHA-256 of the file, which fixes thresholds,
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 import duckdb
 
+from ..evidence.clusters import DEFAULT_CLUSTERS, SweepPoint, boilerplate_sweep
 from ..evidence.models import REFRESH_LOG, models_version
 from ..evidence.views import EvidenceFilter, EvidenceView
 from .stats import Interval
@@ -33,17 +37,22 @@ if TYPE_CHECKING:
     from .rule import Preregistration
 
 __all__ = [
+    "HEADLINE_SWEEP_TABLE",
     "HEADLINE_TABLE",
     "HEADLINE_VERSION",
     "load_headline_intervals",
+    "load_headline_sweep",
     "store_headline_intervals",
 ]
 
 HEADLINE_TABLE: Final = "headline_intervals"
 """One row per criterion: the headline's interval and the key it is valid for."""
 
-HEADLINE_VERSION: Final = 2
-"""Bumped whenever the way intervals are computed changes (method, estimator)."""
+HEADLINE_SWEEP_TABLE: Final = "headline_sweep"
+"""One row per similarity of the boilerplate sweep (NULL: exact fingerprints), same key."""
+
+HEADLINE_VERSION: Final = 3
+"""Bumped whenever what is kept or how it is computed changes (method, estimator, sweep)."""
 
 _log = logging.getLogger(__name__)
 
@@ -104,6 +113,46 @@ def load_headline_intervals(
     }
 
 
+def load_headline_sweep(view: EvidenceView, prereg: Preregistration) -> list[SweepPoint] | None:
+    """The stored headline boilerplate sweep when it matches ``prereg`` and the latest refresh."""
+    if prereg.window.start is not None or prereg.window.end is not None:
+        return None
+    try:
+        latest = _latest_refresh(view)
+        rows = view.query(
+            "SELECT similarity, boilerplate_calls, reading_calls, clusters, boilerplate_clusters "
+            f"FROM {HEADLINE_SWEEP_TABLE} WHERE key_version = ? AND prereg_sha256 = ? "
+            "AND refresh_seq = ? AND models_version = ? ORDER BY similarity NULLS FIRST",
+            list(_key(prereg, latest)),
+        )
+    except duckdb.Error:
+        return None
+    if not rows:
+        return None
+    return [
+        SweepPoint(
+            similarity=None if r[0] is None else float(r[0]),
+            boilerplate_calls=int(r[1]),
+            reading_calls=int(r[2]),
+            clusters=int(r[3]),
+            boilerplate_clusters=int(r[4]),
+        )
+        for r in rows
+    ]
+
+
+def headline_sweep(view: EvidenceView, prereg: Preregistration) -> list[SweepPoint]:
+    """The boilerplate sweep of the view's scope: its shapes re-clustered at each similarity."""
+    reading = view.query("SELECT coalesce(sum(history_reading_calls), 0) FROM sessions")[0][0]
+    shapes = view.arrow(
+        "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
+        "FROM session_fingerprints"
+    )
+    return boilerplate_sweep(
+        shapes, int(reading), prereg.min_other_sessions, prereg.clusters or DEFAULT_CLUSTERS
+    )
+
+
 def store_headline_intervals(
     con: duckdb.DuckDBPyConnection, preregistration: str | Path | None = None
 ) -> bool:
@@ -138,6 +187,7 @@ def store_headline_intervals(
             return False
         latest = _latest_refresh(view)
         intervals = compute_intervals(prereg, view.session_matrix())
+        sweep = headline_sweep(view, prereg)
     key = _key(prereg, latest)
     rows = [
         (
@@ -181,6 +231,35 @@ def store_headline_intervals(
         if rows:
             placeholders = ", ".join("?" for _ in range(len(_COLUMNS) + 4))
             cur.executemany(f"INSERT INTO {HEADLINE_TABLE} VALUES ({placeholders})", rows)
+        cur.execute(
+            f"""
+            CREATE OR REPLACE TABLE {HEADLINE_SWEEP_TABLE} (
+                similarity DOUBLE,                -- NULL: exact fingerprints
+                boilerplate_calls BIGINT NOT NULL,
+                reading_calls BIGINT NOT NULL,
+                clusters BIGINT NOT NULL,
+                boilerplate_clusters BIGINT NOT NULL,
+                key_version BIGINT NOT NULL,
+                prereg_sha256 VARCHAR NOT NULL,
+                refresh_seq BIGINT,
+                models_version VARCHAR NOT NULL
+            )
+            """
+        )
+        cur.executemany(
+            f"INSERT INTO {HEADLINE_SWEEP_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    p.similarity,
+                    p.boilerplate_calls,
+                    p.reading_calls,
+                    p.clusters,
+                    p.boilerplate_clusters,
+                    *key,
+                )
+                for p in sweep
+            ],
+        )
         cur.execute("COMMIT")
     except BaseException:
         cur.execute("ROLLBACK")

@@ -20,7 +20,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
-from ..evidence.clusters import DEFAULT_CLUSTERS, boilerplate_sweep
+from ..evidence.clusters import DEFAULT_CLUSTERS, SweepPoint
 from ..evidence.views import (
     EvidenceFilter,
     EvidenceView,
@@ -46,7 +46,7 @@ from .document import (
     VerdictRow,
     WindowInfo,
 )
-from .headline import load_headline_intervals
+from .headline import headline_sweep, load_headline_intervals, load_headline_sweep
 from .markdown import detector_summary, excluded_note
 from .rule import (
     IntegrityCheck,
@@ -678,7 +678,11 @@ def build_report(
             "ORDER BY is_boilerplate DESC, sessions DESC, calls DESC, cluster_id LIMIT ?",
             [top_clusters],
         )
-        boilerplate = _boilerplate_info(view, prereg)
+        # The sweep is kept with the intervals (same key); else computed here.
+        sweep = load_headline_sweep(view, prereg) if kept is not None else None
+        boilerplate = _boilerplate_info(
+            view, prereg, sweep if sweep is not None else headline_sweep(view, prereg)
+        )
     missing = [
         name
         for name in primary_names
@@ -817,7 +821,9 @@ def collection_plan(
     return ", ".join(parts)
 
 
-def _boilerplate_info(view: EvidenceView, prereg: Preregistration) -> BoilerplateInfo:
+def _boilerplate_info(
+    view: EvidenceView, prereg: Preregistration, sweep: Sequence[SweepPoint]
+) -> BoilerplateInfo:
     """Exact vs clustered boilerplate share in the view, and the sweep over similarities."""
     settings = prereg.clusters or DEFAULT_CLUSTERS
     totals = view.query(
@@ -825,11 +831,6 @@ def _boilerplate_info(view: EvidenceView, prereg: Preregistration) -> Boilerplat
         "coalesce(sum(history_reading_calls), 0) FROM sessions"
     )[0]
     exact, clustered, reading = (int(v) for v in totals)
-    shapes = view.arrow(
-        "SELECT session_id, fingerprint, sketch, example_language, first_seen, calls "
-        "FROM session_fingerprints"
-    )
-    sweep = boilerplate_sweep(shapes, reading, prereg.min_other_sessions, settings)
     return BoilerplateInfo(
         similarity=prereg.clusters.threshold if prereg.clusters else None,
         linkage="leader" if prereg.clusters else "exact",
