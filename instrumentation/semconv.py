@@ -148,6 +148,21 @@ HISTORY_OPS: Final = "recurscope.history.ops"
 HISTORY_RECORDS_READ: Final = "recurscope.history.records_read"
 """Records the observed view handed to the code (iteration, indexing, slicing)."""
 
+HISTORY_FIELDS_READ: Final = "recurscope.history.fields_read"
+"""Record fields the code reads from history records (static), sorted; schema names only."""
+
+HISTORY_STATIC_DEPTH: Final = "recurscope.history.static_depth"
+"""The code's literal bound on its history reads, in records from the newest (``[-5:]``: 5)."""
+
+HISTORY_READ_DEPTH: Final = "recurscope.history.read_depth"
+"""How far back the code read: records from the newest to the oldest record read (runtime view)."""
+
+HISTORY_READ_AGE: Final = "recurscope.history.read_age"
+"""Seconds from the oldest record read (its timestamp) to the call's start (runtime view)."""
+
+HISTORY_READ_TOKENS: Final = "recurscope.history.read_tokens"
+"""Tokens of the history from the oldest record read to the newest (the trim planner's counter)."""
+
 HISTORY_DETECTION: Final = "recurscope.history.detection"
 """Which evidence saw the access: ``runtime``, ``static``, ``both`` or ``none``."""
 
