@@ -8,8 +8,8 @@ a file is found by its name alone.
 Two tiers, each model one file named after the table it builds:
 
 - **span models** (:data:`SPAN_MODELS`: ``calls``, ``history_access``,
-  ``delegations``, ``trims``, ``boundary_shifts``, ``session_fingerprints``,
-  ``session_activity``) read ``otel_traces`` or each other and are
+  ``field_reads``, ``read_depths``, ``delegations``, ``trims``,
+  ``boundary_shifts``, ``session_fingerprints``, ``session_activity``) read ``otel_traces`` or each other and are
   partitionable by session: every row depends only on spans of its own
   session. An incremental :func:`refresh` recomputes just the affected
   sessions (delete + insert per session).
@@ -84,6 +84,8 @@ RECURSCOPE_SPAN_NAMES: Final = (sc.SPAN_CALL, sc.SPAN_TRIM, sc.SPAN_BOUNDARY_SHI
 SPAN_MODELS: Final = (
     "calls",
     "history_access",
+    "field_reads",
+    "read_depths",
     "delegations",
     "trims",
     "boundary_shifts",
@@ -93,7 +95,13 @@ SPAN_MODELS: Final = (
 """Tables built from spans, in dependency order; every row depends on its own session only."""
 
 
-DERIVED_SPAN_MODELS: Final = ("history_access", "session_fingerprints", "session_activity")
+DERIVED_SPAN_MODELS: Final = (
+    "history_access",
+    "field_reads",
+    "read_depths",
+    "session_fingerprints",
+    "session_activity",
+)
 
 
 SESSION_MODELS: Final = (

@@ -41,6 +41,11 @@ typed as (
         attr_str(SpanAttributes, 'recurscope.history.detection') as detection,
         attr_list(SpanAttributes, 'recurscope.history.ops') as ops,
         attr_int(SpanAttributes, 'recurscope.history.records_read') as records_read,
+        attr_list(SpanAttributes, 'recurscope.history.fields_read') as fields_read,
+        attr_int(SpanAttributes, 'recurscope.history.static_depth') as static_depth_attr,
+        attr_int(SpanAttributes, 'recurscope.history.read_depth') as read_depth_attr,
+        attr_float(SpanAttributes, 'recurscope.history.read_age') as read_age_attr,
+        attr_int(SpanAttributes, 'recurscope.history.read_tokens') as read_tokens_attr,
         attr_bool(SpanAttributes, 'recurscope.history.contextview_shaped')
             as contextview_shaped_attr,
         attr_bool(SpanAttributes, 'recurscope.history.reported_accessed') as reported_accessed,
@@ -96,6 +101,20 @@ final as (
         detection,                  -- runtime, static, both, none
         coalesce(ops, []) as ops,   -- sorted op names; empty when none recorded
         records_read,
+        coalesce(fields_read, []) as fields_read, -- record fields the code reads (static; schema names)
+        -- How far back the code read. Values a span cannot honestly carry
+        -- (not positive, deeper than the history it had, not finite) are NULL.
+        case when static_depth_attr >= 1 then static_depth_attr end
+            as static_depth,        -- literal tail bound of its reads, in records
+        case
+            when read_depth_attr >= 1
+                and (history_size is null or read_depth_attr <= history_size)
+            then read_depth_attr
+        end as read_depth,          -- runtime view: records from the newest to the oldest read
+        case when read_age_attr >= 0 and isfinite(read_age_attr) then read_age_attr end
+            as read_age_s,          -- seconds from the oldest record read to the call's start
+        case when read_tokens_attr >= 0 then read_tokens_attr end
+            as read_tokens,         -- tokens from the oldest record read through the newest
         -- Re-implements grep, partition/group or summarize over history: the
         -- attribute when sent, else derived from the ops the same way the
         -- instrumentation does, and never true for a call that did not read.
