@@ -1,0 +1,2 @@
+history = context["conversation_history"]
+result = [r["method_name"] for r in history[-5:]]

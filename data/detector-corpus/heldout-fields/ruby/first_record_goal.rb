@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+first = history[0]
+result = first ? { goal: first[:goal], need: first[:need] } : {}

@@ -1,0 +1,2 @@
+last = (context[:conversation_history] || []).last
+result = last ? last.dig(:outcome_summary, :ok) == true : false

@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+opening = history.first(3)
+result = opening.map { |r| r[:content] }.compact.join(" ")
