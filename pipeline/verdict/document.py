@@ -131,6 +131,75 @@ class BoilerplateInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldReadRow:
+    """One record field: how many history-reading calls (with fields known) read it."""
+
+    field: str
+    v1: bool
+    """A field of the V1 record (or a key of its ``outcome_summary``)."""
+    calls: int
+    share: float | None
+    """``calls`` / history-reading calls whose fields are known."""
+    sessions: int
+
+
+@dataclass(frozen=True, slots=True)
+class FieldGroupRow:
+    """A field's read share within one role or prompt version."""
+
+    dimension: str
+    group: str
+    field: str
+    calls: int
+    group_calls: int
+    share: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class DepthRow:
+    """How far back reads reach in one unit: nearest-rank quantiles over calls."""
+
+    unit: str
+    """``records``, ``seconds`` or ``tokens``."""
+    calls: int
+    sessions: int
+    median: float | None
+    p90: float | None
+    p99: float | None
+    max: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryNeedsInfo:
+    """Which record fields code reads and how far back (design record questions 1 and 2).
+
+    Descriptive: these measures decide no verdict. ``fields`` covers the V1
+    fields (read or not) and any other schema field read; ``depth`` the calls
+    whose depth is known, in records (runtime view, else the code's literal
+    bound), seconds and tokens (view only).
+    """
+
+    reading_calls: int
+    calls_with_fields: int
+    sessions_with_fields: int
+    fields: tuple[FieldReadRow, ...]
+    never_read: tuple[str, ...]
+    by_group: tuple[FieldGroupRow, ...]
+    depth: tuple[DepthRow, ...]
+    depth_runtime: int
+    depth_static: int
+    depth_unknown: int
+    reached_oldest: int
+    hit_eviction: int
+    evicting_sessions: int
+    static_checked: int
+    static_exceeded: int
+    first_day: str | None
+    last_day: str | None
+    origins: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ScopeInfo:
     """What the report covers; ``exploratory`` unless it is the pre-registered window."""
 
@@ -257,6 +326,7 @@ class Report:
     detector_quality_source: str | None
     notes: tuple[str, ...]
     boilerplate: BoilerplateInfo | None = None
+    history_needs: HistoryNeedsInfo | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain data (stable keys, in declaration order)."""

@@ -10,6 +10,7 @@ from .document import (
     PRIMITIVE_LABELS,
     ClusterRow,
     CriterionRow,
+    DepthRow,
     DetectorInfo,
     Report,
 )
@@ -78,6 +79,7 @@ def render_markdown(report: Report) -> str:
         _md_descriptive,
         _md_window,
         _md_clusters,
+        _md_history_needs,
         _md_method,
     )
     return "\n".join(line for section in sections for line in section(report)) + "\n"
@@ -286,6 +288,119 @@ def _md_clusters(report: Report) -> list[str]:
     else:
         lines += ["", "No example code: content capture was off for these calls."]
     return lines
+
+
+def _code(text: str) -> str:
+    """A span-supplied name as inline code inside a table cell."""
+    return _cell(f"`{text.replace('`', chr(39))}`")
+
+
+def _quantity(value: float | None, unit: str) -> str:
+    if value is None:
+        return "–"
+    if unit == "seconds":
+        return f"{value / 60:,.1f} min" if value >= 600 else f"{value:,.1f} s"
+    return f"{value:,.0f}"
+
+
+def _md_history_needs(report: Report) -> list[str]:
+    """The design record's open questions 1 and 2, answered from this scope (descriptive)."""
+    info = report.history_needs
+    if info is None:
+        return []
+    period = f"{info.first_day} to {info.last_day}" if info.first_day else "no dated calls"
+    origins = ", ".join(info.origins) or "none"
+    lines = [
+        "",
+        "## History needs: fields read and how far back (descriptive)",
+        "",
+        "Written to answer the design record's open questions 1 and 2. Descriptive "
+        "measures: they decide no verdict. Sample: "
+        f"{info.reading_calls:,} history-reading calls in this scope ({period}; origins: "
+        f"{origins}).",
+        "",
+        "### 1. Which history fields does generated code read?",
+        "",
+    ]
+    if not info.calls_with_fields:
+        lines.append(
+            "No history-reading call in this scope records the fields it reads "
+            "(`recurscope.history.fields_read`: instrumentation or Recurgent ingest from "
+            "this version on)."
+        )
+    else:
+        lines += [
+            f"Over the {info.calls_with_fields:,} history-reading calls whose fields static "
+            f"analysis found ({info.sessions_with_fields:,} sessions), the share reading each "
+            "field (V1 record fields and `outcome_summary` keys always listed):",
+            "",
+            "| field | V1 | calls reading it | share | sessions |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for row in info.fields:
+            lines.append(
+                f"| {_code(row.field)} | {'yes' if row.v1 else 'no'} | {row.calls:,} "
+                f"| {_pct(row.share)} | {row.sessions:,} |"
+            )
+        never = ", ".join(f"`{name}`" for name in info.never_read) or "none"
+        lines += ["", f"V1 fields and outcome keys never read here: {never}."]
+        if info.by_group:
+            lines += ["", "By role and prompt version (share of the group's calls):", ""]
+            lines += ["| by | group | field | calls | share |", "| --- | --- | --- | --- | --- |"]
+            for g in info.by_group:
+                lines.append(
+                    f"| {g.dimension} | {_code(g.group)} | {_code(g.field)} "
+                    f"| {g.calls:,} of {g.group_calls:,} | {_pct(g.share)} |"
+                )
+    lines += ["", "### 2. How far back do the records code reads lie?", ""]
+    known = info.depth_runtime + info.depth_static
+    if not known:
+        lines.append(
+            "No history-reading call in this scope has a known read depth (the runtime "
+            "view's `recurscope.history.read_depth`, or a literal bound in the code)."
+        )
+        return lines
+    lines += [
+        f"Depth known for {known:,} calls ({info.depth_runtime:,} from the runtime view, "
+        f"{info.depth_static:,} from a literal bound in the code; {info.depth_unknown:,} "
+        "unknown). Nearest-rank quantiles: p99 = N means 99% of reads fall within N.",
+        "",
+        "| measured in | calls | sessions | median | p90 | p99 | max |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for depth in info.depth:
+        lines.append(
+            f"| {depth.unit} | {depth.calls:,} | {depth.sessions:,} | "
+            + " | ".join(_quantity(v, depth.unit) for v in (depth.median, depth.p90, depth.p99, depth.max))
+            + " |"
+        )
+    lines += ["", _bound_sentence(info.depth)]
+    lines += [
+        "",
+        f"Reads that reached the oldest record held: {info.reached_oldest:,} of {known:,}. "
+        f"Of those, {info.hit_eviction:,} came after the session's retention had evicted "
+        f"records ({info.evicting_sessions:,} sessions evicted any): reads that may have "
+        "wanted history that was gone.",
+    ]
+    if info.static_checked:
+        lines.append(
+            f"Where both are known ({info.static_checked:,} calls), the run read beyond the "
+            f"code's literal bound in {info.static_exceeded:,}."
+        )
+    return lines
+
+
+def _bound_sentence(rows: tuple[DepthRow, ...]) -> str:
+    parts = [
+        f"the last {_quantity(row.p99, row.unit)} {row.unit}"
+        if row.unit != "seconds"
+        else f"the last {_quantity(row.p99, row.unit)}"
+        for row in rows
+        if row.p99 is not None
+    ]
+    if not parts:
+        return ""
+    return "So 99% of reads fall within " + " / ".join(parts) + " (each over its own calls)."
 
 
 def _md_method(report: Report) -> list[str]:

@@ -47,6 +47,7 @@ from .document import (
     WindowInfo,
 )
 from .headline import headline_sweep, load_headline_intervals, load_headline_sweep
+from .history_needs import history_needs
 from .markdown import detector_summary, excluded_note
 from .rule import (
     IntegrityCheck,
@@ -683,6 +684,7 @@ def build_report(
         boilerplate = _boilerplate_info(
             view, prereg, sweep if sweep is not None else headline_sweep(view, prereg)
         )
+        needs = history_needs(view)
     missing = [
         name
         for name in primary_names
@@ -751,6 +753,7 @@ def build_report(
         descriptive=descriptive_rows,
         clusters=tuple(_cluster_row(c) for c in clusters),
         boilerplate=boilerplate,
+        history_needs=needs,
         sampling=sampling,
         detector_quality_source=(
             detector_quality_source
