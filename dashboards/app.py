@@ -33,6 +33,7 @@ navigation = st.navigation(
             st.Page(
                 PAGES / "history_access.py", title="History access", icon=":material/manage_search:"
             ),
+            st.Page(PAGES / "history_needs.py", title="History needs", icon=":material/history:"),
             st.Page(PAGES / "boilerplate.py", title="Boilerplate", icon=":material/content_copy:"),
             st.Page(PAGES / "delegation.py", title="Delegation", icon=":material/account_tree:"),
             st.Page(PAGES / "trims.py", title="Trims", icon=":material/content_cut:"),

@@ -36,7 +36,10 @@ from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS
 from recurscope.pipeline.evidence.models import REFRESH_LOG, SESSION_MODELS, SPAN_MODELS
 from recurscope.pipeline.evidence.views import EvidenceFilter, EvidenceView
 from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
+from recurscope.pipeline.verdict.document import HistoryNeedsInfo
 from recurscope.pipeline.verdict.headline import headline_sweep, load_headline_sweep
+from recurscope.pipeline.verdict.history_needs import history_needs
+from recurscope.pipeline.verdict.markdown import history_needs_markdown
 from recurscope.pipeline.verdict.report import Report, build_report
 from recurscope.pipeline.verdict.rule import load_preregistration
 
@@ -49,6 +52,7 @@ __all__ = [
     "Filters",
     "GoalsData",
     "HistoryAccessData",
+    "HistoryNeedsData",
     "SessionDetail",
     "StoreOverview",
     "TrimsData",
@@ -61,6 +65,7 @@ __all__ = [
     "delegation_tree",
     "goals_data",
     "history_access_data",
+    "history_needs_data",
     "session_detail",
     "session_list",
     "store_overview",
@@ -706,6 +711,66 @@ def boilerplate_sweep_data(
         },
     )
     return BoilerplateSweep(points=frame, similarity=settings.threshold)
+
+
+# ---------------------------------------------------------------------------
+# History needs
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryNeedsData:
+    """Fields read and read depth (the report's section), plus the rows to draw them.
+
+    ``info`` is what ``recurscope report`` shows for the same scope;
+    ``depths`` one row per history-reading call with a known depth (capped
+    at :data:`_DEPTH_ROWS`, newest first) with role and the three units;
+    ``markdown`` the report's section, to paste into the design record.
+    """
+
+    info: HistoryNeedsInfo
+    depths: pl.DataFrame
+    depth_rows_total: int
+    markdown: str
+
+
+_DEPTH_ROWS: Final = 50_000
+
+
+def history_needs_data(
+    con: duckdb.DuckDBPyConnection,
+    flt: Filters,
+    preregistration: str | os.PathLike[str],
+) -> HistoryNeedsData:
+    """Which record fields code reads and how far back, for the filters' scope."""
+    prereg = load_preregistration(preregistration)
+    with EvidenceView(
+        con,
+        flt.evidence_filter(),
+        min_other_sessions=prereg.min_other_sessions,
+        clusters=prereg.clusters,
+    ) as view:
+        info = history_needs(view)
+        total = int(view.query("SELECT count(*) FROM read_depths")[0][0])
+        depths = _plain(
+            view.relation(
+                f"""
+                SELECT coalesce(role, '(none)') AS role, depth_source,
+                    depth_records, depth_seconds, depth_tokens, history_size,
+                    reached_oldest, hit_eviction, started_at
+                FROM read_depths
+                WHERE depth_records IS NOT NULL OR depth_seconds IS NOT NULL
+                    OR depth_tokens IS NOT NULL
+                ORDER BY started_at DESC, span_id
+                LIMIT {_DEPTH_ROWS}
+                """
+            ).pl()
+        )
+    return HistoryNeedsData(
+        info=info,
+        depths=depths,
+        depth_rows_total=total,
+        markdown="\n".join(history_needs_markdown(info)).strip() + "\n",
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ PAGES = {
     "verdict": "Verdict",
     "compare": "Compare",
     "history_access": "History access",
+    "history_needs": "History needs",
     "boilerplate": "Boilerplate",
     "delegation": "Delegation",
     "trims": "Trims",
@@ -49,7 +50,8 @@ HOSTILE_SPECS = [
     {"kind": "call", "span": "h1", "session": HOSTILE, "role": HOSTILE,
      "method": HOSTILE, "prompt_version": HOSTILE, "accessed": True,
      "ops": ["grep", HOSTILE], "fingerprint": "f" * 16, "code": HOSTILE,
-     "history_size": 3, "records_read": 2},
+     "history_size": 3, "records_read": 2, "fields_read": [HOSTILE, "speaker"],
+     "read_depth": 2},
     {"kind": "call", "span": "h2", "parent": "h1", "session": HOSTILE,
      "role": HOSTILE, "parent_call_id": "x", "call_id": "y",
      "delegation_kind": HOSTILE},
@@ -93,6 +95,10 @@ def _respelled_specs() -> list[dict[str, Any]]:
                 "code": RESPELLED[n % 2],
                 "history_size": 8,
                 "records_read": 5,
+                "fields_read": ["method_name", "args", "speaker"][: 1 + n % 3],
+                "read_depth": 5,
+                "read_age": 30.0 * (n + 1),
+                "read_tokens": 120 * (n + 1),
             }
         )
     return specs
@@ -493,6 +499,30 @@ def test_the_boilerplate_page_narrows_clusters_with_the_filters(app: AppTest, st
         "SELECT count(DISTINCT fingerprint) FROM calls WHERE role = 'planner' AND reads_history "
         "AND fingerprint IS NOT NULL",
     )
+
+
+def test_the_history_needs_page_shows_the_reports_section(
+    app: AppTest, store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Field shares and depth quantiles are the report's; the Markdown to paste is its section."""
+    assert cli_main(["report", "--db", str(store), "--format", "json", *REPORT_FLAGS]) == 0
+    needs = json.loads(capsys.readouterr().out)["history_needs"]
+    _open(app, "history_needs")
+    assert not app.exception
+    assert _number(_metric(app, "History-reading calls")) == needs["reading_calls"]
+    assert _number(_metric(app, "Fields known")) == needs["calls_with_fields"] > 0
+    fields = app.dataframe[0].value
+    shown = dict(zip(fields["field"], fields["share"], strict=True))
+    for row in needs["fields"]:
+        assert shown[row["field"]] == pytest.approx(row["share"]) or row["share"] is None
+    depth = app.dataframe[1].value
+    records = depth[depth["unit"] == "records"].iloc[0]
+    reported = next(r for r in needs["depth"] if r["unit"] == "records")
+    assert (records["median"], records["p99"]) == (reported["median"], reported["p99"])
+    markdown = " ".join(c.value for c in app.code)
+    assert "### 1. Which history fields" in markdown and "### 2. How far back" in markdown
+    rendered = " ".join(m.value for m in (*app.markdown, *app.caption))
+    assert "<script>" not in rendered and "![x](http" not in rendered
 
 
 def test_the_verdict_page_shows_the_preregistration_amendment(app: AppTest) -> None:

@@ -74,6 +74,7 @@ PAGES = [
     ("verdict", "", "Verdict"),
     ("compare", "compare", "Compare"),
     ("history_access", "history_access", "History access"),
+    ("history_needs", "history_needs", "History needs"),
     ("boilerplate", "boilerplate", "Boilerplate"),
     ("delegation", "delegation", "Delegation"),
     ("trims", "trims", "Trims"),

@@ -12,6 +12,7 @@ from .document import (
     CriterionRow,
     DepthRow,
     DetectorInfo,
+    HistoryNeedsInfo,
     Report,
 )
 
@@ -305,9 +306,11 @@ def _quantity(value: float | None, unit: str) -> str:
 
 def _md_history_needs(report: Report) -> list[str]:
     """The design record's open questions 1 and 2, answered from this scope (descriptive)."""
-    info = report.history_needs
-    if info is None:
-        return []
+    return [] if report.history_needs is None else history_needs_markdown(report.history_needs)
+
+
+def history_needs_markdown(info: HistoryNeedsInfo) -> list[str]:
+    """The History needs section's lines (the report's, and the dashboard's copy)."""
     period = f"{info.first_day} to {info.last_day}" if info.first_day else "no dated calls"
     origins = ", ".join(info.origins) or "none"
     lines = [
