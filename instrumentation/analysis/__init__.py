@@ -2,8 +2,9 @@
 
 ``analyze_code(code, language)`` says whether a program reads the history,
 which operations it applies to the records (``ALL_OPS``; the ContextView-shaped
-ones are ``CONTEXTVIEW_OPS``), fingerprints the history-processing part and
-sketches it (a content-free MinHash for near-duplicate clusters).
+ones are ``CONTEXTVIEW_OPS``), which record fields it reads (``ALL_FIELDS``) and
+its literal bound on how far back it reads, fingerprints the history-processing
+part and sketches it (a content-free MinHash for near-duplicate clusters).
 Python is analysed on its AST, Ruby on its tokens, other languages textually;
 the call never raises and remembers its answers. ``baseline_analysis`` is the
 original runtime's regex detector, kept for comparison; ``evaluate`` (a
@@ -12,11 +13,12 @@ submodule) scores both against the labelled corpus. See ``docs/detector.md``.
 
 from ._analyze import analyze_code, clear_cache
 from ._baseline import baseline_analysis
-from ._model import ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
+from ._model import ALL_FIELDS, ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
 from ._sketch import NUM_PERM as SKETCH_WORDS
 from ._sketch import similarity as sketch_similarity
 
 __all__ = [
+    "ALL_FIELDS",
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
     "SKETCH_WORDS",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 CONTEXTVIEW_OPS: Final[frozenset[str]] = frozenset({"grep", "partition", "group", "summarize"})
@@ -30,6 +30,43 @@ ALL_OPS: Final[frozenset[str]] = frozenset(
     }
 )
 """Every op name ``recurscope.history.ops`` may carry."""
+
+RECORD_TOP_FIELDS: Final[frozenset[str]] = frozenset(
+    {
+        # the V1 history record
+        "call_id",
+        "timestamp",
+        "speaker",
+        "method_name",
+        "args",
+        "kwargs",
+        "outcome_summary",
+        # chat-message records (GenAI messages, OpenAI-style history)
+        "role",
+        "content",
+        "name",
+        "tool_calls",
+        "parts",
+        "goal",
+        "need",
+        "parent_call_id",
+        "depth",
+    }
+)
+"""Record fields ``fields_read`` names as they are: the history record schema's top level."""
+
+OUTCOME_FIELD: Final = "outcome_summary"
+"""The one record field whose own keys ``fields_read`` names too (``outcome_summary.ok``)."""
+
+OUTCOME_KEYS: Final[frozenset[str]] = frozenset(
+    {"ok", "status", "value_class", "error_type", "error_message", "content_ref", "summary"}
+)
+"""Keys of ``outcome_summary`` that ``fields_read`` names, as ``outcome_summary.<key>``."""
+
+ALL_FIELDS: Final[frozenset[str]] = RECORD_TOP_FIELDS | {
+    f"{OUTCOME_FIELD}.{k}" for k in OUTCOME_KEYS
+}
+"""Every name ``recurscope.history.fields_read`` may carry: schema names, never code content."""
 
 HISTORY_KEY: Final = "conversation_history"
 """The context key (and injected variable name) every runtime we know uses."""
@@ -60,10 +97,23 @@ class CodeAnalysis:
             or the program could not be parsed.
         contextview_shaped: ``ops`` shares an element with ``CONTEXTVIEW_OPS``.
         error: why parsing failed (``"SyntaxError: ... (line 3)"``), else ``None``.
+        fields_read: record fields the program reads from history records (a record
+            of the history, or one picked from it), a subset of ``ALL_FIELDS``: keys of
+            ``outcome_summary`` appear as ``outcome_summary.<key>`` beside
+            ``outcome_summary``; any other key is never named.
+        static_depth: how many records from the newest the program can read at most,
+            when every read of the history has a literal tail bound (``h[-5:]``: 5,
+            ``h.last``: 1); ``None`` when some read is unbounded, reads from the head
+            or has a computed bound, or when no record is read at all (only ``len``).
 
-    Invariants: ``ops`` is empty and ``fingerprint`` and ``sketch`` are ``None`` when
-    ``accessed`` is false; ``contextview_shaped == bool(ops & CONTEXTVIEW_OPS)``; ``error`` is set
-    exactly when ``method == "failed"``.
+    Invariants: ``ops`` and ``fields_read`` are empty and ``fingerprint``, ``sketch`` and
+    ``static_depth`` are ``None`` when ``accessed`` is false;
+    ``contextview_shaped == bool(ops & CONTEXTVIEW_OPS)``; ``error`` is set exactly when
+    ``method == "failed"``; ``outcome_summary`` is in ``fields_read`` whenever one of its
+    keys is; ``static_depth`` is ``None`` or at least 1.
+
+    ``fields_read`` and ``static_depth`` came after the other fields and are left out of
+    ``==``, so records compared field by field before they existed still compare equal.
     """
 
     language: str
@@ -74,6 +124,8 @@ class CodeAnalysis:
     contextview_shaped: bool
     error: str | None
     sketch: str | None = None
+    fields_read: frozenset[str] = field(default=frozenset(), compare=False)
+    static_depth: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +136,19 @@ class Finding:
     ops: frozenset[str]
     fingerprint: str | None
     sketch: str | None = None
+    fields_read: frozenset[str] = frozenset()
+    static_depth: int | None = None
 
 
 def make_analysis(language: str, method: str, finding: Finding, error: str | None) -> CodeAnalysis:
     """Build a ``CodeAnalysis`` that satisfies its invariants whatever the finding says."""
     ops = finding.ops & ALL_OPS if finding.accessed else frozenset()
+    fields = finding.fields_read & ALL_FIELDS if finding.accessed else frozenset()
+    if any(name.startswith(f"{OUTCOME_FIELD}.") for name in fields):
+        fields |= {OUTCOME_FIELD}
+    depth = finding.static_depth
+    if not finding.accessed or type(depth) is not int or depth < 1:
+        depth = None
     return CodeAnalysis(
         language=language,
         method=method,
@@ -98,4 +158,6 @@ def make_analysis(language: str, method: str, finding: Finding, error: str | Non
         contextview_shaped=bool(ops & CONTEXTVIEW_OPS),
         error=error,
         sketch=finding.sketch if finding.accessed and error is None else None,
+        fields_read=fields,
+        static_depth=depth,
     )

@@ -25,7 +25,8 @@ from typing import Final
 
 from ._fingerprint import HISTORY_PLACEHOLDER, Placeholders, digest, serialize_python
 from ._kinds import COLLECTIONS, DERIVED, GROUPS, HIST, NONE, REC, VAL, element, join
-from ._model import HISTORY_KEY, Finding
+from ._model import HISTORY_KEY, OUTCOME_FIELD, OUTCOME_KEYS, RECORD_TOP_FIELDS, Finding
+from ._python_depth import static_depth
 from ._sketch import field_key, program_sketch
 
 _MAX_PASSES: Final = 6
@@ -271,6 +272,10 @@ class PythonAnalyzer:
         self.func_stack: list[int] = []
         self.comp_filters: list[_CompFilter] = []
         self.filter_calls: list[tuple[str, str, bool, int]] = []
+        # record fields read, and what holds a record's outcome_summary (by node, by name)
+        self.fields: set[str] = set()
+        self.summary_nodes: set[int] = set()
+        self.summary_names: set[str] = set()
 
     def _snapshot(self) -> tuple[object, ...]:
         return (
@@ -385,7 +390,14 @@ class PythonAnalyzer:
         ops = frozenset(e for i, e in enumerate(self.events) if i not in self.removed_events)
         if not self.accessed:
             return Finding(False, ops, None)
-        return Finding(True, ops, digest(self._shape()), program_sketch(self._shape(True), ops))
+        return Finding(
+            True,
+            ops,
+            digest(self._shape()),
+            program_sketch(self._shape(True), ops),
+            fields_read=frozenset(self.fields),
+            static_depth=static_depth(self.tree, self.is_source, self.injected, self.functions),
+        )
 
     def _body(self, stmts: Sequence[ast.stmt]) -> None:
         saved = self.path
@@ -460,6 +472,8 @@ class PythonAnalyzer:
         elif isinstance(stmt, ast.Match):
             kind = self._expr(stmt.subject)
             for case in stmt.cases:
+                if kind == REC:
+                    self._pattern_fields(case.pattern)
                 for node in ast.walk(case.pattern):
                     if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
                         self._bind(node.name, element(kind) if kind in COLLECTIONS else kind)
@@ -504,6 +518,13 @@ class PythonAnalyzer:
 
     def _assign(self, targets: Sequence[ast.expr], value: ast.expr) -> None:
         kind = self._expr(value)
+        summary = self._is_summary(value)
+        for target in targets:
+            if isinstance(target, ast.Name):
+                if summary:
+                    self.summary_names.add(target.id)
+                else:
+                    self.summary_names.discard(target.id)
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             for target in targets:
                 if isinstance(target, ast.Name):
@@ -752,6 +773,8 @@ class PythonAnalyzer:
         if isinstance(node, ast.NamedExpr):
             kind = self._expr(node.value)
             self._bind(node.target.id, kind)
+            if self._is_summary(node.value):
+                self.summary_names.add(node.target.id)
             return kind
         if isinstance(node, ast.Starred | ast.Await | ast.YieldFrom):
             return self._expr(node.value)
@@ -792,6 +815,8 @@ class PythonAnalyzer:
                 self._op("peek")
             return base
         key_kind = self._expr(sl)
+        if isinstance(node.ctx, ast.Load):
+            self._read_key(node, node.value, base, sl)
         if base in COLLECTIONS:
             if not key_kind and _is_intlike(sl):
                 self._op("index")
@@ -830,6 +855,15 @@ class PythonAnalyzer:
 
     def _callable_arg(self, node: ast.expr, item_kind: int) -> int:
         """Evaluate a key/predicate/mapper applied to each item: lambda body or named def."""
+        if (
+            item_kind == REC
+            and isinstance(node, ast.Call)
+            and _call_name(node.func) == "itemgetter"
+        ):
+            for arg in node.args:
+                key = self._key_of(arg)
+                if key in RECORD_TOP_FIELDS:
+                    self.fields.add(key)
         if isinstance(node, ast.Lambda):
             return self._lambda(node, item_kind)
         if isinstance(node, ast.Name) and node.id in self.functions and item_kind:
@@ -864,6 +898,8 @@ class PythonAnalyzer:
             if func.attr in _APPEND_METHODS | _EXTEND_METHODS and args:
                 return self._append_call(func.value, func.attr, args)
             receiver = self._expr(func.value)
+            if func.attr == "get" and args:
+                self._read_key(node, func.value, receiver, args[0])
             result = self._method_call(func, receiver, args, keywords)
             if result is not None:
                 return result
@@ -1209,6 +1245,59 @@ class PythonAnalyzer:
                 if src_a == src_b and cond_a == cond_b and neg_a != neg_b:
                     self.removed_events.update({ev_a, ev_b})
                     self.events.append("partition")
+
+    # -- record fields ---------------------------------------------------------------
+
+    def _read_key(self, node: ast.expr, container: ast.expr, kind: int, key_node: ast.expr) -> None:
+        """``rec[key]`` or ``rec.get(key)``: a record field read (``outcome_summary``'s keys too).
+
+        ``node`` is the whole read; when it reads ``outcome_summary`` it is remembered,
+        so that ``rec["outcome_summary"]["ok"]`` and ``(rec.get(...) or {}).get("ok")``
+        name the key inside.
+        """
+        key = self._key_of(key_node)
+        if key is None:
+            return
+        if kind == REC and key in RECORD_TOP_FIELDS:
+            self.fields.add(key)
+            if key == OUTCOME_FIELD:
+                self.summary_nodes.add(id(node))
+        elif key in OUTCOME_KEYS and self._is_summary(container):
+            self.fields.add(f"{OUTCOME_FIELD}.{key}")
+
+    def _is_summary(self, node: ast.expr) -> bool:
+        """A record's ``outcome_summary``: the read itself, a name holding it, ``… or {}``."""
+        if id(node) in self.summary_nodes:
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.summary_names
+        if isinstance(node, ast.NamedExpr):
+            return self._is_summary(node.value)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and node.values:
+            return self._is_summary(node.values[0]) and all(
+                _is_empty_literal(v) for v in node.values[1:]
+            )
+        return False
+
+    def _pattern_fields(self, pattern: ast.pattern, summary: bool = False) -> None:
+        """``match rec: case {"speaker": "user"}``: mapping-pattern keys are field reads."""
+        if isinstance(pattern, ast.MatchOr):
+            for alternative in pattern.patterns:
+                self._pattern_fields(alternative, summary)
+        elif isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+            self._pattern_fields(pattern.pattern, summary)
+        elif isinstance(pattern, ast.MatchMapping):
+            for key_node, value in zip(pattern.keys, pattern.patterns, strict=False):
+                key = self._key_of(key_node)
+                if key is None:
+                    continue
+                if summary:
+                    if key in OUTCOME_KEYS:
+                        self.fields.add(f"{OUTCOME_FIELD}.{key}")
+                elif key in RECORD_TOP_FIELDS:
+                    self.fields.add(key)
+                    if key == OUTCOME_FIELD:
+                        self._pattern_fields(value, summary=True)
 
     # -- fingerprint ---------------------------------------------------------------
 

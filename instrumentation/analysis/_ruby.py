@@ -16,7 +16,8 @@ from typing import Final
 
 from ._fingerprint import Placeholders, digest, normalize_ruby
 from ._kinds import COLLECTIONS, DERIVED, FIELDS, GROUPS, HIST, NONE, REC, VAL, element, join
-from ._model import HISTORY_KEY, Finding
+from ._model import HISTORY_KEY, OUTCOME_FIELD, OUTCOME_KEYS, RECORD_TOP_FIELDS, Finding
+from ._ruby_depth import static_depth
 from ._ruby_lexer import RubySyntaxError, Token
 from ._ruby_parser import Block, Chain, Expr, Item, Stmt, Suffix, parse
 from ._sketch import program_sketch
@@ -26,6 +27,10 @@ __all__ = ["RubySyntaxError", "analyze_ruby"]
 _MAX_PASSES: Final = 6
 _CONTEXT_NAMES: Final = frozenset({"context", "ctx", "@context", "agent_context"})
 _SOURCE_METHODS: Final = frozenset({"fetch", "dig", "[]"})
+_KEY_METHODS: Final = frozenset({"fetch", "dig", "[]"})
+"""Methods reading a hash by key (``r.fetch(:k, nil)``, ``r.dig(:k, :j)``), like ``r[:k]``."""
+_MULTI_KEY_METHODS: Final = frozenset({"values_at", "slice", "fetch_values"})
+"""Methods reading several keys of a hash at once (``r.values_at(:speaker, :args)``)."""
 
 _FILTER: Final = frozenset(
     {
@@ -79,6 +84,12 @@ def _lit_text(chain: Chain) -> str | None:
     if tok.kind == "str" and not tok.parts:
         return tok.text
     return None
+
+
+def _key_text(expr: Expr) -> str | None:
+    """The key of ``[:k]``/``["k"]``/``fetch(:k)``: a symbol or plain string literal."""
+    chain = _single_chain(expr)
+    return _lit_text(chain) if chain is not None else None
 
 
 def _single_chain(expr: Expr | None) -> Chain | None:
@@ -245,6 +256,10 @@ class RubyAnalyzer:
         self.source_spans: list[tuple[int, int]] = []
         # receiver kind of the last ``.partition``: ``a, b = h.partition {}`` binds both to it
         self._partition_receiver = NONE
+        # record fields read, and what holds a record's outcome_summary (chains, names)
+        self.fields: set[str] = set()
+        self.summary_chains: set[int] = set()
+        self.summary_names: set[str] = set()
 
     def _snapshot(self) -> tuple[object, ...]:
         return (
@@ -289,7 +304,16 @@ class RubyAnalyzer:
         ops = frozenset(self.events)
         if not self.accessed:
             return Finding(False, ops, None)
-        return Finding(True, ops, digest(self._shape()), program_sketch(self._shape(True), ops))
+        return Finding(
+            True,
+            ops,
+            digest(self._shape()),
+            program_sketch(self._shape(True), ops),
+            fields_read=frozenset(self.fields),
+            static_depth=static_depth(
+                self.program, self._source_at, self.injected, self.defs, self.binding_names()
+            ),
+        )
 
     # -- statements -------------------------------------------------------------------
 
@@ -441,6 +465,10 @@ class RubyAnalyzer:
             self.env[name] = join(self.env.get(name, NONE), VAL)
 
     def _assign_name(self, name: str, value: int, op: str, value_expr: Expr | None) -> None:
+        if self._is_summary(value_expr):
+            self.summary_names.add(name)
+        elif op == "=":
+            self.summary_names.discard(name)
         single = _single_chain(value_expr)
         if op == "=":
             if single is not None and single.head is not None and single.head.kind == "str":
@@ -742,6 +770,7 @@ class RubyAnalyzer:
                 break
         if start_index == 0:
             kind = self._head(chain)
+        summary = start_index == 0 and self._head_is_summary(chain)
         suffixes = chain.suffixes
         i = start_index
         while i < len(suffixes):
@@ -758,14 +787,94 @@ class RubyAnalyzer:
             ):
                 # ``h.map.with_index { |r, i| }``: the block belongs to ``map``
                 kind = self._collection_call(suffix.name, kind, suffix, following.block)
+                summary = False
                 i += 2
                 continue
+            summary = self._read_keys(kind, summary, suffix)
             kind = self._suffix(kind, suffix, chain)
             i += 1
+        if summary:
+            self.summary_chains.add(id(chain))
         return kind
 
+    # -- record fields ----------------------------------------------------------------------
+
+    def _read_keys(self, kind: int, summary: bool, suffix: Suffix) -> bool:
+        """Record the field keys ``suffix`` reads; whether its value is an ``outcome_summary``.
+
+        ``kind`` is the receiver's (``REC``: one record); ``summary`` says the receiver
+        is a record's ``outcome_summary`` (``rec[:outcome_summary][:ok]``, an alias of it).
+        """
+        if suffix.kind == "call" and suffix.name in _MULTI_KEY_METHODS and kind == REC:
+            self.fields.update(k for a in suffix.args if (k := _key_text(a)) in RECORD_TOP_FIELDS)
+            return False
+        if suffix.kind == "index" and len(suffix.args) == 1:
+            keys = [_key_text(suffix.args[0])]
+        elif suffix.kind == "call" and suffix.name == "dig":
+            keys = [_key_text(a) for a in suffix.args]
+        elif suffix.kind == "call" and suffix.name in _KEY_METHODS and suffix.args:
+            keys = [_key_text(suffix.args[0])]  # ``fetch(:k, default)``
+        else:
+            return False
+        if kind == REC or summary:
+            return self._read_path(keys, from_summary=kind != REC)
+        return False
+
+    def _read_path(self, keys: list[str | None], *, from_summary: bool = False) -> bool:
+        """Keys read one inside the other from a record (or its ``outcome_summary``).
+
+        Returns whether the path ends on ``outcome_summary`` itself.
+        """
+        at_record, summary = not from_summary, from_summary
+        for key in keys:
+            if at_record and key in RECORD_TOP_FIELDS:
+                self.fields.add(key)
+                summary = key == OUTCOME_FIELD
+            elif summary and key in OUTCOME_KEYS:
+                self.fields.add(f"{OUTCOME_FIELD}.{key}")
+                summary = False
+            else:
+                return False
+            at_record = False
+        return summary and bool(keys)
+
+    def _head_is_summary(self, chain: Chain) -> bool:
+        """``s`` holding an ``outcome_summary``, or ``(rec[:outcome_summary] || {})``."""
+        head = chain.head
+        if chain.head_kind == "name" and head is not None and chain.head_args is None:
+            return head.text in self.summary_names
+        if chain.head_kind == "group" and chain.inner and chain.inner[-1].kind == "expr":
+            return self._is_summary(chain.inner[-1].expr)
+        return False
+
+    def _is_summary(self, expr: Expr | None) -> bool:
+        """An expression that is a record's ``outcome_summary`` (``|| {}`` defaults allowed)."""
+        if expr is None or not expr.items:
+            return False
+        first = expr.items[0]
+        if not isinstance(first, Chain) or id(first) not in self.summary_chains:
+            return False
+        rest = expr.items[1:]
+        if not rest:
+            return True
+        default = rest[1] if len(rest) == 2 else None
+        return (
+            isinstance(rest[0], Token)
+            and rest[0].text == "||"
+            and isinstance(default, Chain)
+            and default.head_kind == "hash"
+            and not default.elements
+            and not default.suffixes
+        )
+
+    def binding_names(self) -> frozenset[str]:
+        """Names bound as block or ``def`` parameters somewhere in the program."""
+        return frozenset(self.tokens[i].text for i in self.binding_tokens)
+
     def _dig(self, kind: int, args: list[Expr]) -> int:
-        for arg in args:
+        for index, arg in enumerate(args):
+            if kind == REC:  # ``h.dig(-1, :outcome_summary, :ok)``: the rest is a key path
+                self._read_path([_key_text(a) for a in args[index:]])
             if kind in COLLECTIONS and _is_int_literal(arg):
                 self._op("index")
                 kind = element(kind)
