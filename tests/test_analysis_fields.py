@@ -478,6 +478,9 @@ def test_the_command_takes_a_labels_file(
     assert args.func(args) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["fields_read"]["overall"]["fp"] == 1 and doc["static_depth"]["overall"]["total"] == 2
+    args = parser.parse_args(["detector-eval", "--labels", str(tmp_path / "absent")])
+    assert args.func(args) == 1
+    assert "--labels" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -304,6 +304,11 @@ def load_labels(corpus_dir: str | os.PathLike[str]) -> list[LabelledEntry]:
     path = root / "labels.json"
     if root.is_file():
         root, path = root.parent, root
+    elif root.suffix == ".json":
+        raise CorpusError(
+            f"labels file {str(root)!r} does not exist; pass --labels PATH to a labels "
+            "file, or to the folder holding labels.json"
+        )
     elif not root.is_dir():
         raise CorpusError(
             f"corpus folder {str(root)!r} does not exist; run from the repository root "
@@ -335,10 +340,9 @@ def _validate(item: object, index: int, path: Path) -> LabelledEntry:
     where = f"{str(path)!r} entry {index}"
     if not isinstance(item, dict):
         raise CorpusError(f"{where} is not an object")
-    fields_only = ("fields" in item or "static_depth" in item) and not (
-        "accessed" in item or "ops" in item
-    )
-    required = _REQUIRED_FIELDS_ONLY if fields_only else _REQUIRED
+    fields_labelled = "fields" in item or "static_depth" in item
+    fields_only = fields_labelled and not ("accessed" in item and "ops" in item)
+    required = _REQUIRED_FIELDS_ONLY if fields_labelled else _REQUIRED
     missing = [k for k in required if k not in item]
     if missing:
         raise CorpusError(
@@ -467,8 +471,8 @@ def evaluate(
     own folder, else from ``corpus_dir``.
     """
     corpus = Path(corpus_dir)
-    labels_file = _labels_file(Path(labels) if labels is not None else corpus)
-    entries = load_labels(labels_file)
+    labels_file = _labels_file(Path(labels)) if labels is not None else corpus / "labels.json"
+    entries = load_labels(labels_file if labels is not None else corpus)
     programs = labels_file.parent
     fallback = corpus if labels is not None and corpus.is_dir() else None
     reference = Path(reference_dir) if reference_dir is not None else None
