@@ -59,6 +59,8 @@ def test_positive_result_satisfies_invariants() -> None:
         contextview_shaped=True,
         error=None,
         sketch=result.sketch,
+        fields_read=frozenset({"args"}),
+        static_depth=None,
     )
     assert result.fingerprint is not None
     assert len(result.fingerprint) == 16

@@ -137,6 +137,9 @@ class TestMapping:
         assert a["recurscope.code.analysis"] == "tokens"
         assert a["recurscope.code.hash"] == hashlib.sha256(code.encode()).hexdigest()[:16]
         assert a["recurscope.code.size"] == str(len(code.encode()))
+        # Fields read and the literal tail bound (last(3)): what the logs can give of depth.
+        assert json.loads(a["recurscope.history.fields_read"]) == ["method_name"]
+        assert a["recurscope.history.static_depth"] == "3"
         assert a["recurscope.history.reported_accessed"] == "true"
         assert json.loads(a["recurscope.history.reported_ops"]) == ["map", "slice"]
 

@@ -129,6 +129,7 @@ class TestBuildReport:
             "detector_quality_source",
             "notes",
             "boilerplate",
+            "history_needs",
         ]
         assert data["schema"] == report.REPORT_SCHEMA
         sweep = data["boilerplate"]["sweep"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 CONTEXTVIEW_OPS: Final[frozenset[str]] = frozenset({"grep", "partition", "group", "summarize"})
@@ -111,9 +111,6 @@ class CodeAnalysis:
     ``contextview_shaped == bool(ops & CONTEXTVIEW_OPS)``; ``error`` is set exactly when
     ``method == "failed"``; ``outcome_summary`` is in ``fields_read`` whenever one of its
     keys is; ``static_depth`` is ``None`` or at least 1.
-
-    ``fields_read`` and ``static_depth`` came after the other fields and are left out of
-    ``==``, so records compared field by field before they existed still compare equal.
     """
 
     language: str
@@ -124,8 +121,8 @@ class CodeAnalysis:
     contextview_shaped: bool
     error: str | None
     sketch: str | None = None
-    fields_read: frozenset[str] = field(default=frozenset(), compare=False)
-    static_depth: int | None = field(default=None, compare=False)
+    fields_read: frozenset[str] = frozenset()
+    static_depth: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -443,6 +443,12 @@ def _code_attributes(code: str, runtime: str | None, capture: bool) -> dict[str,
         attrs[sc.CODE_FINGERPRINT] = analysis.fingerprint
     if analysis.sketch:
         attrs[sc.CODE_SKETCH] = analysis.sketch
+    # Which record fields the program reads, and its literal tail bound: the
+    # logs carry no runtime view, so these are all the depth they can give.
+    if analysis.fields_read:
+        attrs[sc.HISTORY_FIELDS_READ] = sorted(analysis.fields_read)
+    if analysis.static_depth is not None:
+        attrs[sc.HISTORY_STATIC_DEPTH] = analysis.static_depth
     if capture:
         attrs[sc.CODE_CONTENT] = code
     return attrs
