@@ -317,6 +317,13 @@ class Retention:
         return "+".join(kinds) or "none"
 
 
+EVICTED_KEPT: Final = 64
+"""Evicted records a :class:`History` keeps for :meth:`History.extent`: a call that
+read a record which its own appends then evicted still measures the read."""
+
+_UNCOUNTED: Final = -1
+
+
 class History(Sequence[Mapping[str, Any]]):
     """An ordered conversation history with retention.
 
@@ -338,6 +345,13 @@ class History(Sequence[Mapping[str, Any]]):
         self._frozen: list[Mapping[str, Any]] = []
         self._appended_at: deque[float] = deque()
         self._sizes: deque[int] = deque()
+        # Token counts for extent(), aligned with _frozen, by _tokens_counter,
+        # counted on first need (_UNCOUNTED until then): each record is
+        # tokenized at most once. A list, so a span of counts is one slice.
+        self._tokens: list[int] = []
+        self._tokens_counter: TokenCounter | None = None
+        # [frozen record, token count] of the latest evictions, for extent().
+        self._evicted_recent: deque[list[Any]] = deque(maxlen=EVICTED_KEPT)
         self._footprint = 0
         self._evicted_total = 0
         self._evicted_reported = 0
@@ -352,6 +366,7 @@ class History(Sequence[Mapping[str, Any]]):
         if not isinstance(record, HistoryRecord):
             record = HistoryRecord.from_dict(record)
         size = 0
+        counter = None
         if self.retention.max_tokens is not None:
             counter = self.retention.counter or _default_counter()
             size = counter.count(record.to_json())
@@ -360,6 +375,9 @@ class History(Sequence[Mapping[str, Any]]):
             self._frozen.append(_freeze(record.to_dict()))
             self._appended_at.append(time.monotonic())
             self._sizes.append(size)
+            self._tokens.append(
+                size if counter is not None and counter is self._tokens_counter else _UNCOUNTED
+            )
             self._footprint += size
             self._enforce_retention()
         return record
@@ -384,11 +402,13 @@ class History(Sequence[Mapping[str, Any]]):
             while evict < n and self._appended_at[evict] < horizon:
                 evict += 1
         if evict:
-            for _ in range(evict):
+            for index in range(evict):
+                self._evicted_recent.append([self._frozen[index], self._tokens[index]])
                 self._records.popleft()
                 self._appended_at.popleft()
                 self._footprint -= self._sizes.popleft()
             del self._frozen[:evict]
+            del self._tokens[:evict]
             self._evicted_total += evict
 
     # -- reading ---------------------------------------------------------------
@@ -431,6 +451,96 @@ class History(Sequence[Mapping[str, Any]]):
         """A fresh observed, read-only view for one call's generated code."""
         return HistoryView(self._frozen)
 
+    def extent(self, start: int, stop: int, *, counter: TokenCounter) -> tuple[Any, int | None]:
+        """The oldest record's ``timestamp`` and the tokens of records ``start`` to ``stop - 1``.
+
+        Positions count every record ever appended, evicted ones included: the
+        record at ``history[i]`` is at ``evicted_total + i``, so a position
+        taken when a call started still names the same record after the
+        call's own appends evicted some. Records evicted more than
+        :data:`EVICTED_KEPT` evictions ago are no longer held: the timestamp
+        is None when the oldest is not held, the tokens when any is not (so
+        is an empty or out-of-range span). Never raises for positions.
+
+        Tokens are ``counter.count(record.to_json())``, what a token retention
+        counts. Each record is tokenized at most once per history and counter:
+        counts are kept with the records, and a token retention that counts
+        with the same counter has counted them already. (A plain tuple: this
+        runs when every call that read history ends.)
+        """
+        with self._lock:
+            if counter is not self._tokens_counter:
+                self._count_with(counter)
+            base = self._evicted_total
+            first, end = start - base, min(stop - base, len(self._frozen))
+            if 0 <= first < end:  # all held, the common case
+                sizes = self._tokens[first:end]
+                if _UNCOUNTED not in sizes:
+                    return self._frozen[first].get("timestamp"), sum(sizes)
+            total, missing, oldest = self._gather(first, end)
+        timestamp = oldest.get("timestamp") if oldest is not None else None
+        if missing is None:
+            return timestamp, None
+        if missing:
+            # Tokenized outside the lock: appends from other threads never wait for it.
+            counted = [(position, counter.count(_json(record))) for position, record in missing]
+            total += sum(size for _, size in counted)
+            with self._lock:
+                if counter is self._tokens_counter:
+                    self._remember(counted)
+        return timestamp, total
+
+    def _count_with(self, counter: TokenCounter) -> None:
+        """Key the kept token counts to ``counter`` (a token retention's sizes if it is theirs)."""
+        self._tokens_counter = counter
+        policy = self.retention
+        if policy.max_tokens is not None and counter is (policy.counter or _default_counter()):
+            self._tokens = list(self._sizes)
+        else:
+            self._tokens = [_UNCOUNTED] * len(self._frozen)
+        for entry in self._evicted_recent:
+            entry[1] = _UNCOUNTED
+
+    def _gather(
+        self, first: int, end: int
+    ) -> tuple[int, list[tuple[int, Mapping[str, Any]]] | None, Mapping[str, Any] | None]:
+        """Known token total of records ``first`` to ``end - 1`` (negative: evicted, kept), the
+        records still to count by position (None: part not held) and the oldest record."""
+        base = self._evicted_total
+        held = len(self._frozen)
+        kept = len(self._evicted_recent)
+        oldest: Mapping[str, Any] | None = None
+        if -kept <= first < held:
+            oldest = self._frozen[first] if first >= 0 else self._evicted_recent[first][0]
+        if first < -kept or first >= end:
+            return 0, None, oldest
+        total = 0
+        missing: list[tuple[int, Mapping[str, Any]]] = []
+        for index in range(first, min(0, end)):  # evicted, still kept
+            record, size = self._evicted_recent[index]
+            if size == _UNCOUNTED:
+                missing.append((base + index, record))
+            else:
+                total += size
+        for index in range(max(first, 0), end):
+            size = self._tokens[index]
+            if size == _UNCOUNTED:
+                missing.append((base + index, self._frozen[index]))
+            else:
+                total += size
+        return total, missing, oldest
+
+    def _remember(self, counted: list[tuple[int, int]]) -> None:
+        base = self._evicted_total
+        held = len(self._frozen)
+        kept = len(self._evicted_recent)
+        for position, size in counted:
+            index = position - base
+            if 0 <= index < held:
+                self._tokens[index] = size
+            elif -kept <= index < 0:
+                self._evicted_recent[index][1] = size
+
     # -- JSON ------------------------------------------------------------------
 
     def to_json(self) -> str:
@@ -445,6 +555,15 @@ class History(Sequence[Mapping[str, Any]]):
                 "history JSON must be an array of records (as written by History.to_json)"
             )
         return cls((HistoryRecord.from_dict(item) for item in data), retention=retention)
+
+
+def _json(record: Mapping[str, Any]) -> str:
+    """A frozen record's JSON: the text :meth:`HistoryRecord.to_json` gives, at a third of the cost.
+
+    The frozen record was built from ``to_dict()`` (same keys, same order;
+    tuples encode as the lists they came from), so the texts are equal.
+    """
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 def _default_counter() -> TokenCounter:

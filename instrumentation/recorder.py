@@ -32,6 +32,7 @@ import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from opentelemetry import context as otel_context
@@ -191,6 +192,7 @@ class CallHandle:
         "_context_token",
         "_errors",
         "_history",
+        "_history_at_start",
         "_language",
         "_outcome",
         "_started",
@@ -228,6 +230,13 @@ class CallHandle:
         self.parent = parent
         self._history = history
         self.view: HistoryView = history.view() if history is not None else HistoryView([])
+        # Where the view's positions sit in the history (evictions so far, size),
+        # so that read depth and tokens survive the call's own appends.
+        self._history_at_start: tuple[int, int] | None = (
+            (history.evicted_total, len(history))
+            if history is not None and span is not None
+            else None
+        )
         self._code = code
         self._language = language
         self._errors = 0
@@ -404,7 +413,7 @@ class CallHandle:
     def _finish_attributes(
         self, status: str, outcome: Mapping[str, Any] | None
     ) -> dict[str, AttributeValue]:
-        runtime, ops, records_read = self.view.summary()
+        runtime, ops, records_read, oldest = self.view.summary()
         static = False
         facts = None
         if self._code is not None:
@@ -429,6 +438,8 @@ class CallHandle:
             attrs[sc.CODE_ANALYSIS] = "failed"
         if self._history is not None:
             attrs[sc.HISTORY_EVICTED] = self._history.take_evictions()
+        if oldest is not None:
+            self._set_read_extent(attrs, oldest)
         outcome_text = self._outcome
         if outcome is not None and self.recorder.capture_content:
             outcome_text = _json_size(dict(outcome))[0]
@@ -439,6 +450,64 @@ class CallHandle:
         if self._errors:
             attrs[sc.INSTRUMENTATION_ERRORS] = self._errors
         return attrs
+
+    def _set_read_extent(self, attrs: dict[str, AttributeValue], oldest: int) -> None:
+        """Read depth, age and tokens from the oldest record the code was handed.
+
+        Positions are those of the history when the call started; a record
+        appended during the call and read counts as the newest (depth 1).
+        Tokens are counted here, once per record and history, and only for
+        calls whose code read a record.
+        """
+        history, start = self._history, self._history_at_start
+        if history is None or start is None:
+            return
+        try:
+            evicted, size = start
+            stop = max(size, oldest + 1)
+            attrs[sc.HISTORY_READ_DEPTH] = stop - oldest
+            counter = self.recorder._counter or self.recorder.token_counter
+            failures = counter.failures
+            timestamp, tokens = history.extent(evicted + oldest, evicted + stop, counter=counter)
+            self._errors += counter.failures - failures
+            if tokens is not None:
+                attrs[sc.HISTORY_READ_TOKENS] = tokens
+            epoch = _epoch(timestamp)
+            if epoch is not None:
+                started = time.time() - (time.perf_counter() - self._started)
+                # Millisecond stamps of a record written just before the call can land after its start.
+                attrs[sc.HISTORY_READ_AGE] = max(0.0, started - epoch)
+        except Exception as exc:  # the host's call outlives its telemetry
+            self._fault("call.read_extent", exc)
+
+
+_EPOCHS: dict[str, float | None] = {}
+_EPOCHS_MAX = 4096
+
+
+def _epoch(timestamp: object) -> float | None:
+    """Seconds since the epoch of an ISO 8601 ``timestamp`` (UTC unless it says), or None.
+
+    Cached by text: the same records are read call after call.
+    """
+    if not isinstance(timestamp, str):
+        return None
+    try:
+        return _EPOCHS[timestamp]
+    except KeyError:
+        pass
+    epoch: float | None
+    try:
+        moment = datetime.fromisoformat(timestamp)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        epoch = moment.timestamp()
+    except (ValueError, OverflowError, OSError):
+        epoch = None
+    if len(_EPOCHS) >= _EPOCHS_MAX:
+        _EPOCHS.clear()  # a bound, not an LRU: refilling costs one parse per record
+    _EPOCHS[timestamp] = epoch
+    return epoch
 
 
 class _NoopCall(CallHandle):
