@@ -4,15 +4,27 @@ These machines are shared and noisy, so every target is a ratio against a
 baseline measured in the same process, same moment (min of several repeats).
 ``bench/run.py`` prints them; ``tests/test_benchmarks.py`` runs smaller
 versions and asserts the ratios.
+
+Run directly, it measures the call benchmarks, optionally beside a baseline
+copy of the instrumentation package (before/after a change, same process,
+rounds alternating)::
+
+    mkdir -p /tmp/before && git archive HEAD instrumentation | tar -x -C /tmp/before
+    python bench/instrumentation_bench.py --baseline /tmp/before
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import random
+import statistics
+import sys
 import time
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import tiktoken
@@ -24,6 +36,7 @@ from recurscope.instrumentation import (
     History,
     HistoryRecord,
     Recorder,
+    Retention,
     TokenCounter,
 )
 from recurscope.instrumentation import semconv as sc
@@ -99,8 +112,15 @@ result = len(recent)
 """
 
 
-def _history(n: int) -> History:
-    history = History()
+READ_LAST_CODE = """\
+h = context["conversation_history"]
+recent = [m["method_name"] for m in h[-10:] if m["speaker"] == "agent"]
+result = len(recent)
+"""
+
+
+def _history(n: int, retention: Retention | None = None) -> History:
+    history = History(retention=retention)
     for i in range(n):
         history.append(
             HistoryRecord.create(
@@ -140,9 +160,10 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
 
     probe = TracerProvider()
     probe.add_span_processor(SimpleSpanProcessor(Keep()))
-    Recorder(
+    with Recorder(
         "bench-session", prompt_version="v1", history=history, tracer_provider=probe
-    ).start_call("history", role="calculator", code=GENERATED_CODE).stop()
+    ).call("history", role="calculator", code=GENERATED_CODE) as call:
+        call.view[-5:]  # the same read, so the span has every attribute the measured ones get
     attributes = dict(spans[0].attributes)
     start_attrs = {
         k: v
@@ -191,6 +212,92 @@ def bench_call_overhead(calls: int = 2000, history_size: int = 20) -> list[Resul
             f"{t_empty * 1e6:.2f} µs",
         ),
     ]
+
+
+def bench_call_reading_history(
+    calls: int = 1500, history_size: int = 50, read_last: int = 10
+) -> Result:
+    """Calls that read the newest records and append one each, vs bare SDK spans doing the same.
+
+    A realistic session: a ``history_size``-record history (count retention,
+    so it stays that size), each call's code reads the last ``read_last``
+    records and the host appends the call's record. Every call therefore
+    meets one record no call has read yet, which the instrumented side
+    tokenizes once for ``recurscope.history.read_tokens``; the bare side
+    sets the same attributes (taken from a recorded span) without computing
+    them, and appends an equivalent record to its own history.
+    """
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(DropExporter()))
+    tracer = provider.get_tracer("bench")
+    retention = Retention(max_records=history_size)
+    history = _history(history_size, retention)
+    plain = _history(history_size, retention)
+    recorder = Recorder(
+        "bench-session", prompt_version="v1", history=history, tracer_provider=provider
+    )
+
+    def instrumented() -> None:
+        with recorder.call("history", role="calculator", code=READ_LAST_CODE) as call:
+            [m for m in call.view[-read_last:] if m["speaker"] == "agent"]
+            history.append(call.to_record(outcome_summary={"ok": True}))
+
+    instrumented()  # warm the analysis cache and count the records read so far
+    spans: list[Any] = []
+
+    class Keep(SpanExporter):
+        def export(self, batch: Sequence[Any]) -> SpanExportResult:
+            spans.extend(batch)
+            return SpanExportResult.SUCCESS
+
+    probe = TracerProvider()
+    probe.add_span_processor(SimpleSpanProcessor(Keep()))
+    with Recorder(
+        "bench-session",
+        prompt_version="v1",
+        history=_history(history_size, retention),
+        tracer_provider=probe,
+    ).call("history", role="calculator", code=READ_LAST_CODE) as call:
+        call.view[-read_last:]
+    attributes = dict(spans[0].attributes)
+    set_at_end = ("recurscope.history.", "recurscope.code.", "recurscope.call.outcome")
+    end_attrs = {
+        k: v
+        for k, v in attributes.items()
+        if k.startswith(set_at_end) and k not in (sc.HISTORY_SIZE, sc.HISTORY_RETENTION)
+    }
+    start_attrs = {k: v for k, v in attributes.items() if k not in end_attrs}
+    sequence = iter(range(10**9))
+
+    def bare() -> None:
+        with tracer.start_as_current_span(sc.SPAN_CALL, attributes=start_attrs) as span:
+            [m for m in plain.frozen_records()[-read_last:] if m["speaker"] == "agent"]
+            plain.append(
+                HistoryRecord.create(
+                    call_id=f"bench-session:{next(sequence)}",
+                    speaker="agent",
+                    method_name="history",
+                    outcome_summary={"ok": True},
+                    trace_id=format(span.get_span_context().trace_id, "032x"),
+                    depth=0,
+                    duration_ms=0.05,
+                )
+            )
+            span.set_attributes(end_attrs)
+
+    t_bare, t_inst = (
+        t / calls
+        for t in best_of_interleaved(
+            [lambda: _loop(bare, calls), lambda: _loop(instrumented, calls)], repeat=9
+        )
+    )
+    return Result(
+        f"call reading {read_last} of {history_size} records, appending one / bare SDK span",
+        t_inst,
+        t_bare,
+        "<= 1.2 (documented if not)",
+        f"{t_inst * 1e6:.1f} µs vs {t_bare * 1e6:.1f} µs; {len(attributes)} attributes",
+    )
 
 
 def bench_view_filter(records: int = 10_000) -> Result:
@@ -344,3 +451,54 @@ def bench_planning(turns: int = 1000, budget: int = 24_000, samples: int = 12) -
             "",
         ),
     ]
+
+
+def _bound_to(directory: Path) -> types.ModuleType:
+    """This module's benchmarks, importing the ``instrumentation`` package found in ``directory``."""
+    sys.path.insert(0, str(directory))
+    source = (
+        Path(__file__)
+        .read_text()
+        .replace("from recurscope.instrumentation import", "from instrumentation import")
+    )
+    module = types.ModuleType("baseline_bench")
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(source, f"{directory}/(baseline)", "exec"), module.__dict__)
+    return module
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="The call and view benchmarks, before/after.")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a folder holding another instrumentation/ package, measured alongside",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per side (default 5)")
+    options = parser.parse_args()
+    sides: dict[str, Any] = {"current": sys.modules[__name__]}
+    if options.baseline is not None:
+        sides = {"baseline": _bound_to(options.baseline), **sides}
+    figures: dict[tuple[str, str], list[Result]] = {}
+    for _ in range(options.rounds):
+        for label, bench in sides.items():
+            results = [
+                *bench.bench_call_overhead(),
+                bench.bench_call_reading_history(),
+                bench.bench_view_filter(),
+            ]
+            for result in results:
+                figures.setdefault((result.name, label), []).append(result)
+    print(f"{'benchmark':<70} {'side':<9} {'min':>6} {'median':>7}  target")
+    for name in dict.fromkeys(name for name, _ in figures):
+        for label in sides:
+            runs = figures[name, label]
+            best = min(runs, key=lambda r: r.ratio)
+            median = statistics.median(r.ratio for r in runs)
+            print(f"{name:<70} {label:<9} {best.ratio:>6.3f} {median:>7.3f}  {best.target}")
+            print(f"    best: {best.detail}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
