@@ -139,6 +139,12 @@ class _CodeFacts:
             attrs[sc.CODE_FINGERPRINT] = self.analysis.fingerprint
         if self.analysis.sketch:
             attrs[sc.CODE_SKETCH] = self.analysis.sketch
+        # Static: which record fields the code reads and its literal tail bound
+        # (schema names and a number only: safe without content capture).
+        if self.analysis.fields_read:
+            attrs[sc.HISTORY_FIELDS_READ] = sorted(self.analysis.fields_read)
+        if self.analysis.static_depth is not None:
+            attrs[sc.HISTORY_STATIC_DEPTH] = self.analysis.static_depth
         self.attributes = attrs
         self.accessed = self.analysis.accessed
         self.ops = self.analysis.ops if self.accessed else frozenset()

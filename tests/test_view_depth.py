@@ -658,3 +658,27 @@ class TestNeverRaises:
         with recorder.call("recap", role="assistant") as call:
             assert [r["call_id"] for r in call.view[-2:]] == ["c2", "c3"]
         assert call.span is None
+
+
+def test_a_call_with_code_carries_the_fields_it_reads_and_its_literal_bound(
+    token_counter: TokenCounter,
+) -> None:
+    """Static facts of the code: fields read (schema names) and the literal tail bound."""
+    code = (
+        "recent = conversation_history[-5:]\n"
+        "result = [r['method_name'] for r in recent if r['outcome_summary']['ok']]\n"
+    )
+    with capture_spans() as spans:
+        recorder = Recorder("s1", history=history_of(8), token_counter=token_counter)
+        with recorder.call("recap", role="assistant", code=code) as call:
+            recent = call.view[-5:]
+            [r["method_name"] for r in recent]
+    (span,) = spans.calls()
+    attrs = span.attributes or {}
+    assert tuple(attrs[sc.HISTORY_FIELDS_READ]) == (
+        "method_name",
+        "outcome_summary",
+        "outcome_summary.ok",
+    )
+    assert attrs[sc.HISTORY_STATIC_DEPTH] == 5
+    assert attrs[sc.HISTORY_READ_DEPTH] == 5
