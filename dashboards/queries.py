@@ -750,7 +750,12 @@ def history_needs_data(
         clusters=prereg.clusters,
     ) as view:
         info = history_needs(view)
-        total = int(view.query("SELECT count(*) FROM read_depths")[0][0])
+        total = int(
+            view.query(
+                "SELECT count(*) FROM read_depths WHERE depth_records IS NOT NULL "
+                "OR depth_seconds IS NOT NULL OR depth_tokens IS NOT NULL"
+            )[0][0]
+        )
         depths = _plain(
             view.relation(
                 f"""

@@ -100,10 +100,12 @@ else:
         .properties(height=20 * fields.height + 40),
         width="stretch",
     )
-    never = ", ".join(f"`{ui.escape(name)}`" for name in info.never_read) or "none"
+    # Code spans show their text literally (no links, images or HTML), so names
+    # only lose backticks; Markdown escapes would show as backslashes there.
+    never = ", ".join(f"`{name.replace('`', chr(39))}`" for name in info.never_read) or "none"
     st.caption(
         f"Over {info.calls_with_fields:,} calls in {info.sessions_with_fields:,} sessions. "
-        f"V1 fields and outcome keys never read here (red, zero): {never}."
+        f"V1 fields and outcome keys never read here: {never}."
     )
     st.dataframe(
         fields,
@@ -140,7 +142,7 @@ else:
             alt.Chart(chosen)
             .mark_rect()
             .encode(
-                x=alt.X("field:N", title=None, axis=alt.Axis(labelAngle=-30)),
+                x=alt.X("field:N", title=None, axis=alt.Axis(labelAngle=-30, labelLimit=240)),
                 y=alt.Y("group:N", title=None),
                 color=alt.Color(
                     "share:Q", scale=alt.Scale(domain=[0, 1]), legend=alt.Legend(format="%")
