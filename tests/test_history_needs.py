@@ -135,3 +135,25 @@ def test_no_fields_and_no_depth_say_so() -> None:
     report = build_report(con, default_preregistration_path(), detector_quality_path=None)
     md = report.to_markdown()
     assert "records the fields it reads" in md and "has a known read depth" in md
+
+
+def test_reads_are_counted_per_retention_policy_with_eviction_hits() -> None:
+    """A count retention that evicted before a read of everything held: one hit, under count."""
+    con = _store(
+        [
+            _call(0, session="a", retention="count", history_size=5, read_depth=2, evicted=3),
+            _call(1, session="a", retention="count", history_size=5, read_depth=5),
+            _call(2, session="b", retention="none", history_size=9, read_depth=9),
+        ]
+    )
+    with EvidenceView(con) as view:
+        info = history_needs(view)
+    rows = {r.retention: r for r in info.retention}
+    assert (rows["count"].calls, rows["count"].reached_oldest, rows["count"].hit_eviction) == (
+        2,
+        1,
+        1,
+    )
+    assert rows["count"].depth_p99 == 5
+    assert (rows["none"].reached_oldest, rows["none"].hit_eviction) == (1, 0)
+    assert info.hit_eviction == 1 and info.evicting_sessions == 1

@@ -201,6 +201,29 @@ else:
             else ""
         )
     )
+    if info.retention:
+        st.dataframe(
+            pl.DataFrame(
+                [
+                    {
+                        "retention": r.retention,
+                        "reading calls": r.calls,
+                        "sessions": r.sessions,
+                        "depth p99 (records)": r.depth_p99,
+                        "reached the oldest held": r.reached_oldest,
+                        "after evictions": r.hit_eviction,
+                    }
+                    for r in info.retention
+                ]
+            ),
+            hide_index=True,
+            key="retention_table",
+        )
+        st.caption(
+            "By retention policy (`recurscope.history.retention`): reads that reached the "
+            "oldest record held, and those after the session's retention had evicted older "
+            "records."
+        )
     p99 = {row.unit: row.p99 for row in info.depth}
     tabs = st.tabs([label for label, _, _ in UNITS])
     for tab, (unit, column, title) in zip(tabs, UNITS, strict=True):

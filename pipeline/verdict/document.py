@@ -170,6 +170,19 @@ class DepthRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RetentionRow:
+    """Reads under one retention policy: how many reached back to evicted history."""
+
+    retention: str
+    calls: int
+    sessions: int
+    depth_p99: float | None
+    """Nearest-rank p99 of the read depth in records, over calls with a known depth."""
+    reached_oldest: int
+    hit_eviction: int
+
+
+@dataclass(frozen=True, slots=True)
 class HistoryNeedsInfo:
     """Which record fields code reads and how far back (design record questions 1 and 2).
 
@@ -197,6 +210,7 @@ class HistoryNeedsInfo:
     first_day: str | None
     last_day: str | None
     origins: tuple[str, ...]
+    retention: tuple[RetentionRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..evidence.views import EvidenceView
-from .document import DepthRow, FieldGroupRow, FieldReadRow, HistoryNeedsInfo
+from .document import DepthRow, FieldGroupRow, FieldReadRow, HistoryNeedsInfo, RetentionRow
 
 __all__ = ["OUTCOME_KEYS", "V1_FIELDS", "history_needs"]
 
@@ -117,6 +117,41 @@ def history_needs(view: EvidenceView) -> HistoryNeedsInfo:
         first_day=None if counts["first_day"] is None else counts["first_day"].isoformat(),
         last_day=None if counts["last_day"] is None else counts["last_day"].isoformat(),
         origins=origins,
+        retention=_by_retention(view),
+    )
+
+
+def _by_retention(view: EvidenceView) -> tuple[RetentionRow, ...]:
+    """Per retention policy (``recurscope.history.retention``): reach and eviction hits."""
+    rows = view.records(
+        """
+        WITH ranked AS (
+            SELECT coalesce(history_retention, '(unknown)') AS retention, session_id,
+                depth_records, reached_oldest, hit_eviction,
+                CASE WHEN depth_records IS NOT NULL THEN cume_dist() OVER (
+                    PARTITION BY coalesce(history_retention, '(unknown)'),
+                        depth_records IS NOT NULL
+                    ORDER BY depth_records
+                ) END AS at_or_below
+            FROM read_depths
+        )
+        SELECT retention, count(*) AS calls, count(DISTINCT session_id) AS sessions,
+            min(depth_records) FILTER (WHERE at_or_below >= 0.99) AS depth_p99,
+            count(*) FILTER (WHERE reached_oldest) AS reached_oldest,
+            count(*) FILTER (WHERE hit_eviction) AS hit_eviction
+        FROM ranked GROUP BY retention ORDER BY calls DESC, retention
+        """
+    )
+    return tuple(
+        RetentionRow(
+            retention=str(r["retention"]),
+            calls=int(r["calls"]),
+            sessions=int(r["sessions"]),
+            depth_p99=None if r["depth_p99"] is None else float(r["depth_p99"]),
+            reached_oldest=int(r["reached_oldest"]),
+            hit_eviction=int(r["hit_eviction"]),
+        )
+        for r in rows
     )
 
 

@@ -374,7 +374,9 @@ def history_needs_markdown(info: HistoryNeedsInfo) -> list[str]:
     for depth in info.depth:
         lines.append(
             f"| {depth.unit} | {depth.calls:,} | {depth.sessions:,} | "
-            + " | ".join(_quantity(v, depth.unit) for v in (depth.median, depth.p90, depth.p99, depth.max))
+            + " | ".join(
+                _quantity(v, depth.unit) for v in (depth.median, depth.p90, depth.p99, depth.max)
+            )
             + " |"
         )
     lines += ["", _bound_sentence(info.depth)]
@@ -385,6 +387,22 @@ def history_needs_markdown(info: HistoryNeedsInfo) -> list[str]:
         f"records ({info.evicting_sessions:,} sessions evicted any): reads that may have "
         "wanted history that was gone.",
     ]
+    if info.retention:
+        lines += [
+            "",
+            "By retention policy (`recurscope.history.retention`):",
+            "",
+            "| retention | reading calls | sessions | depth p99 (records) | reached the oldest held "
+            "| after evictions |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for policy in info.retention:
+            lines.append(
+                f"| {_code(policy.retention)} | {policy.calls:,} | {policy.sessions:,} "
+                f"| {_quantity(policy.depth_p99, 'records')} | {policy.reached_oldest:,} "
+                f"| {policy.hit_eviction:,} |"
+            )
+        lines.append("")
     if info.static_checked:
         lines.append(
             f"Where both are known ({info.static_checked:,} calls), the run read beyond the "
