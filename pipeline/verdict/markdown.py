@@ -65,9 +65,21 @@ def _cell(text: str) -> str:
 def excluded_note(excluded: Mapping[str, int]) -> str:
     """What a report on observed spans left out, and how to include it."""
     kinds = ", ".join(f"{n:,} {origin}" for origin, n in sorted(excluded.items()))
+    addable = [origin for origin in excluded if origin != "replayed"]
     return (
         f"this store also holds {kinds} spans (`recurscope.origin`), left out of this "
-        "verdict. `--include-simulated` computes it with them, as a demonstration."
+        "verdict."
+        + (
+            " `--include-simulated` computes it with the simulated ones, as a demonstration."
+            if addable
+            else ""
+        )
+        + (
+            " Replayed spans never count toward a verdict (each conversation is replayed "
+            "once per strategy); `recurscope compare --by strategy` reads them."
+            if "replayed" in excluded
+            else ""
+        )
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Final
@@ -436,7 +436,7 @@ def compute_intervals(prereg: Preregistration, matrix: SessionMatrix) -> dict[st
 
 def report_filter(
     prereg: Preregistration,
-    has_non_observed: bool,
+    origins_present: Collection[str],
     *,
     since: datetime | None,
     until: datetime | None,
@@ -445,7 +445,14 @@ def report_filter(
     prompt_version: str | None,
     include_simulated: bool,
 ) -> EvidenceFilter:
-    """The evidence a report reads: the pre-registered window, narrowed by the filters."""
+    """The evidence a report reads: the pre-registered window, narrowed by the filters.
+
+    Observed spans only, unless ``include_simulated`` adds the simulated ones;
+    replayed spans never count toward a verdict (each conversation is replayed
+    once per strategy: it would count several times).
+    """
+    present = set(origins_present) | {"observed"}
+    wanted = present - {"replayed"} if include_simulated else {"observed"}
     return EvidenceFilter(
         since=_later(prereg.window.start, since),
         until=_earlier(prereg.window.end, until),
@@ -453,7 +460,7 @@ def report_filter(
         role=role,
         prompt_version=prompt_version,
         exploratory=any(v is not None for v in (since, until, service, role, prompt_version)),
-        origins=None if include_simulated or not has_non_observed else ("observed",),
+        origins=None if wanted == present else tuple(sorted(wanted)),
     )
 
 
@@ -606,7 +613,11 @@ def _scope_info(
         prompt_version=prompt_version,
         window_end=_iso(prereg.window.end),
         include_simulated=include_simulated,
-        excluded_spans={} if include_simulated else dict(sorted(non_observed.items())),
+        excluded_spans={
+            origin: n
+            for origin, n in sorted(non_observed.items())
+            if origin == "replayed" or not include_simulated
+        },
     )
 
 
@@ -643,7 +654,7 @@ def build_report(
     non_observed = {o: n for o, n in origin_counts(con).items() if o != "observed"}
     evidence_filter = report_filter(
         prereg,
-        bool(non_observed),
+        non_observed,
         since=since,
         until=until,
         service=service,

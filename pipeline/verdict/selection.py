@@ -175,10 +175,9 @@ def explain_empty_report(
 ) -> str:
     """:func:`describe_empty_selection` for what :func:`build_report` with these arguments reads."""
     prereg = load_preregistration(preregistration_path)
-    non_observed = any(o != "observed" for o in origin_counts(con))
     evidence_filter = report_filter(
         prereg,
-        non_observed,
+        origin_counts(con),
         since=since,
         until=until,
         service=service,
