@@ -8,9 +8,9 @@ default local heuristic (:class:`HeuristicDetector`).
 
 The heuristic compares the new user turn with each goal so far as a whole
 *exchange* — the goal's user turns and the answers they got, since a return
-often names something only an answer said ("the festival") — by the cosine
-of TF-IDF vectors of Snowball-stemmed content words, IDF taken over the
-conversation's exchanges so far. Follow-up cues count as evidence: a turn
+often names something only an answer said ("the festival") — by the
+share of the turn's IDF-weighted Snowball-stemmed content words that the
+goal's exchanges contain, IDF taken over the conversation's messages so far. Follow-up cues count as evidence: a turn
 opening with "and", "also", "what about"... leans to an earlier topic it
 shares words with rather than to a fresh goal, and "back to", "going back",
 "returning to" say outright that it returns. See ``docs/goals.md`` for the
@@ -118,17 +118,22 @@ def _text(message: Mapping[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
-def _cosine(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    if not a or not b:
+def _coverage(query: Mapping[str, float], doc: frozenset[str]) -> float:
+    """The share of the query's IDF weight whose terms the goal's exchanges contain.
+
+    Asymmetric on purpose: a short follow-up against a long exchange is
+    scored by how much of *what it says* the exchange already said (a
+    cosine would dilute it by the exchange's length).
+    """
+    total = sum(query.values())
+    if not total:
         return 0.0
-    dot = sum(weight * b.get(term, 0.0) for term, weight in a.items())
-    norm = math.sqrt(sum(w * w for w in a.values())) * math.sqrt(sum(w * w for w in b.values()))
-    return dot / norm if norm else 0.0
+    return sum(weight for term, weight in query.items() if term in doc) / total
 
 
 @dataclass(frozen=True, slots=True)
 class HeuristicDetector:
-    """The default detector: TF-IDF over exchanges, stemming, follow-up cues; local, no network.
+    """The default detector: IDF-weighted overlap with exchanges, stemming, cues; local, offline.
 
     Thresholds were chosen on the development conversations
     (``data/goal-switches/dev``) only; ``docs/goals.md`` has the figures on
@@ -136,9 +141,9 @@ class HeuristicDetector:
     """
 
     same_threshold: float = 0.12
-    """Cosine with the current goal at or above which a turn continues it."""
+    """Overlap with the current goal at or above which a turn continues it."""
     return_threshold: float = 0.12
-    """Cosine with an earlier goal at or above which a turn may return to it."""
+    """Overlap with an earlier goal at or above which a turn may return to it."""
     margin: float = 0.04
     """How much closer to an earlier goal than to the current one a return must be."""
     cue_bonus: float = 0.08
@@ -154,7 +159,7 @@ class HeuristicDetector:
         goals = self._goal_documents(messages, turn, earlier)
         idf = self._idf(messages, turn)
         query = self._vector(terms(text), idf)
-        scores = {start: _cosine(query, self._vector(doc, idf)) for start, doc in goals.items()}
+        scores = {start: _coverage(query, frozenset(doc)) for start, doc in goals.items()}
         follow_up = bool(_FOLLOW_UP.search(text))
         says_return = bool(_RETURN_CUE.search(text))
         current_score = scores.get(current, 0.0)
@@ -204,5 +209,5 @@ class HeuristicDetector:
 
     @staticmethod
     def _vector(words: Sequence[str], idf: Mapping[str, float]) -> dict[str, float]:
-        counts = Counter(words)
-        return {term: (1 + math.log(n)) * idf.get(term, 1.0) for term, n in counts.items()}
+        """Each distinct term of the turn with its IDF weight."""
+        return {term: idf.get(term, 1.0) for term in set(words)}
