@@ -135,16 +135,24 @@ def _coverage(query: Mapping[str, float], doc: frozenset[str]) -> float:
 class HeuristicDetector:
     """The default detector: IDF-weighted overlap with exchanges, stemming, cues; local, offline.
 
+    The turn's overlap with each goal is the share of its IDF weight found in
+    that goal's exchanges. It returns to the earliest-best earlier goal when
+    that overlap reaches ``return_threshold`` and beats the current goal's by
+    ``margin`` (or, for a follow-up or a "back to ...", beats it at all);
+    else it continues the current goal when their overlap reaches
+    ``same_threshold`` or it has nothing of its own to go on; else it starts
+    a new goal.
+
     Thresholds were chosen on the development conversations
     (``data/goal-switches/dev``) only; ``docs/goals.md`` has the figures on
     the held-out set.
     """
 
-    same_threshold: float = 0.12
+    same_threshold: float = 0.3
     """Overlap with the current goal at or above which a turn continues it."""
-    return_threshold: float = 0.12
+    return_threshold: float = 0.2
     """Overlap with an earlier goal at or above which a turn may return to it."""
-    margin: float = 0.04
+    margin: float = 0.1
     """How much closer to an earlier goal than to the current one a return must be."""
     cue_bonus: float = 0.08
     """Added to earlier goals' scores when the turn says it returns ("back to ...")."""
@@ -168,10 +176,11 @@ class HeuristicDetector:
             others = {start: s + self.cue_bonus for start, s in others.items()}
         best = max(others, key=lambda s: (others[s], s), default=None)
         best_score = others.get(best, 0.0) if best is not None else 0.0
-        if (
-            best is not None
-            and best_score >= self.return_threshold
-            and best_score >= current_score + self.margin
+        if best is not None and (
+            (best_score >= self.return_threshold and best_score >= current_score + self.margin)
+            # A follow-up ("and ...", "back to ...") closer to an earlier goal than to
+            # the current one returns to it, however little it says.
+            or ((follow_up or says_return) and best_score > current_score + self.margin)
         ):
             return Switch("return", best, returns_to=best)
         if current_score >= self.same_threshold:

@@ -18,9 +18,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recurscope.instrumentation.goals import DEFAULT_SIMILARITY_THRESHOLD, need_similarity
+
 from .goal_detect import REASONS, GoalSwitchDetector, HeuristicDetector, Switch
 
-__all__ = ["GoalEval", "ReasonScore", "evaluate_goals", "load_labelled"]
+__all__ = ["GoalEval", "NeedSimilarityBaseline", "ReasonScore", "evaluate_goals", "load_labelled"]
+
+
+class NeedSimilarityBaseline:
+    """The instrumentation's ``NeedTracker`` rule on user turns: the baseline to beat.
+
+    Character-trigram similarity of the turn with the current goal's first
+    turn (same task at or above the tracker's threshold), else with earlier
+    goals' first turns (a return), else a new goal: what feeding a
+    transcript's user turns to ``NeedTracker`` does.
+    """
+
+    def __init__(self, threshold: float = DEFAULT_SIMILARITY_THRESHOLD) -> None:
+        self.threshold = threshold
+
+    def classify(
+        self, messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]
+    ) -> Switch:
+        text = str(messages[turn].get("content") or "")
+        if not earlier:
+            return Switch("first_need", turn)
+        current = earlier[-1].goal_start
+        if need_similarity(text, str(messages[current].get("content") or "")) >= self.threshold:
+            return Switch("same_task", current)
+        for start in sorted({s.goal_start for s in earlier} - {current}, reverse=True):
+            if need_similarity(text, str(messages[start].get("content") or "")) >= self.threshold:
+                return Switch("return", start, returns_to=start)
+        return Switch("new_goal", turn)
 
 
 @dataclass(frozen=True, slots=True)
