@@ -181,7 +181,8 @@ def _value(v: dict[str, Any]) -> Any:
 
 def _fingerprint(data: DemoData) -> Counter[tuple[Any, ...]]:
     """Every span as (session, session start, rank in session, name, attributes, resource,
-    status, event names): span/trace ids and in-session wall-clock durations left out."""
+    status, event names): span/trace ids and in-session wall-clock durations (span
+    durations, ``recurscope.history.read_age`` and ``read_tokens``) left out."""
     by_session: dict[str, list[tuple[int, tuple[Any, ...]]]] = defaultdict(list)
     for path in data.files:
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -196,7 +197,13 @@ def _fingerprint(data: DemoData) -> Counter[tuple[Any, ...]]:
                 for ss in rs["scopeSpans"]:
                     for span in ss["spans"]:
                         attrs = tuple(
-                            sorted((a["key"], _value(a["value"])) for a in span["attributes"])
+                            sorted(
+                                (a["key"], _value(a["value"]))
+                                for a in span["attributes"]
+                                # measured on the wall clock, like durations: seconds,
+                                # and tokens of records whose JSON holds their timestamps
+                                if a["key"] not in (sc.HISTORY_READ_AGE, sc.HISTORY_READ_TOKENS)
+                            )
                         )
                         session = dict(attrs)[sc.GEN_AI_CONVERSATION_ID]
                         events = tuple(e["name"] for e in span.get("events", []))
