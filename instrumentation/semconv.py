@@ -351,6 +351,50 @@ GOAL_NEED_SIZE: Final = "recurscope.goal.need_size"
 GOAL_NEED_TEXT: Final = "recurscope.goal.need_text"
 """The need text; content, exported only with content capture on."""
 
+# --- replay (recurscope replay: recorded conversations planned through each strategy) ---
+
+REPLAY_CONVERSATION_ID: Final = "recurscope.replay.conversation.id"
+"""Id of the replayed conversation; its sessions are ``<conversation>/<strategy>/<compaction>``."""
+
+REPLAY_TURN_INDEX: Final = "recurscope.replay.turn.index"
+"""0-based ordinal of the replayed user turn among the conversation's user turns."""
+
+REPLAY_TURN_MESSAGE_INDEX: Final = "recurscope.replay.turn.message_index"
+"""0-based message index of the turn's user message (the index space of trim boundaries)."""
+
+REPLAY_STRATEGY: Final = "recurscope.replay.strategy"
+"""Trim strategy the replayed session plans with, on its trims and its boundary shifts."""
+
+REPLAY_COMPACTION: Final = "recurscope.replay.compaction"
+"""True when the replayed session plans with a summarizer (compaction on)."""
+
+REPLAY_GOAL_SWITCH: Final = "recurscope.replay.goal.switch"
+"""What the turn does to the goals: ``first_need``, ``same_task``, ``new_goal`` or ``return``."""
+
+REPLAY_GOAL_SOURCE: Final = "recurscope.replay.goal.source"
+"""Who decided the goal switch: ``annotation`` (a need on the message), ``callable`` or ``heuristic``."""
+
+REPLAY_GOAL_START_INDEX: Final = "recurscope.replay.goal.start_index"
+"""Message index of the first user turn of the goal the turn belongs to."""
+
+REPLAY_GOAL_FIRST_TURN_REMOVED: Final = "recurscope.replay.goal.first_turn_removed"
+"""True when the plan removed the current goal's first user turn or its first plan (reply)."""
+
+REPLAY_RETURN_TO_INDEX: Final = "recurscope.replay.return.to_index"
+"""On a return: message index of the first user turn of the goal returned to."""
+
+REPLAY_RETURN_SIZE: Final = "recurscope.replay.return.size"
+"""On a return: size of the returned-to goal's earlier turns (user turns and replies)."""
+
+REPLAY_RETURN_REMOVED_SIZE: Final = "recurscope.replay.return.removed_size"
+"""On a return: size of the returned-to goal's earlier turns the plan removed (dropped or summarized)."""
+
+REPLAY_DROPPED_SIZE: Final = "recurscope.replay.dropped_size"
+"""Size of all messages the plan removed without a summary (pre- and post-boundary together)."""
+
+REPLAY_SUMMARIZED_SIZE: Final = "recurscope.replay.summarized_size"
+"""Size of all messages the plan replaced by its summary (pre- and post-boundary together)."""
+
 # --- ingested sources -----------------------------------------------------------
 
 SOURCE_FORMAT: Final = "recurscope.source.format"
