@@ -36,6 +36,7 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.cli.prune", "pipeline", ("prune",)),
     ("recurscope.cli.sessions", "pipeline", ("sessions",)),
     ("recurscope.cli.quarantine", "pipeline", ("quarantine",)),
+    ("recurscope.cli.replay", "pipeline", ("replay",)),
     ("recurscope.cli.dashboard", "dashboards", ("dashboard", "demo")),
 )
 
@@ -49,6 +50,7 @@ examples:
   recurscope report --format md                 # the verdict, pasteable into a design record
   recurscope sessions --since 7d                # the sessions stored, newest first
   recurscope quarantine                         # what could not be stored, and why
+  recurscope replay chats.jsonl --budget 2000 --out r.jsonl  # each trim strategy on your chats
   recurscope dashboard                          # the dashboard on http://127.0.0.1:8501
   recurscope demo                               # simulated demo data and its dashboard
 """
