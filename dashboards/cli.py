@@ -6,8 +6,9 @@ snapshot reader, so it runs beside ``serve`` and ``ingest``.
 
 ``demo`` prepares a fresh demonstration store — spans produced by the real
 instrumentation (:mod:`.demo_data`), every one marked
-``recurscope.origin = simulated``, ingested and turned into evidence — then
-serves the dashboard on it. By default the store is the default store
+``recurscope.origin = simulated``, plus the sample conversations replayed
+through every trim strategy (marked ``replayed``), ingested and turned into
+evidence — then serves the dashboard on it. By default the store is the default store
 (``data/recurscope.duckdb``), so ``recurscope report``, ``dashboard`` and
 ``sessions`` work after it without ``--db``. Running it again rebuilds the
 store, so the data never doubles; it refuses to replace a store holding
@@ -236,7 +237,11 @@ def _wait(process: subprocess.Popen[bytes]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class DemoStore:
-    """A prepared demo store: where it is, what it holds, how long preparing took."""
+    """A prepared demo store: where it is, what it holds, how long preparing took.
+
+    ``sessions`` and ``spans`` are the simulated ones; ``replayed_sessions``
+    and ``replayed_spans`` the sample conversations replayed beside them.
+    """
 
     db: Path
     detector_quality: Path | None
@@ -245,6 +250,8 @@ class DemoStore:
     days: int
     runs: int
     seconds: float
+    replayed_sessions: int = 0
+    replayed_spans: int = 0
 
 
 def demo_files(db: str | os.PathLike[str]) -> tuple[Path, Path]:
@@ -261,8 +268,8 @@ def _not_replaceable(db: Path) -> str | None:
     """Why the store at ``db`` is not the demo's to replace, or ``None`` if it is.
 
     It is when it does not exist, or every run in its ingest log read a file
-    of the demo's span folder and every span is simulated (an earlier demo,
-    or a store left empty). Anything else — observed spans, other sources,
+    of the demo's span folder and every span is simulated or replayed (an
+    earlier demo, or a store left empty). Anything else — observed spans, other sources,
     the receiver's spool holding spans not stored yet, a file that cannot be
     read — is someone's data.
     """
@@ -276,7 +283,8 @@ def _not_replaceable(db: Path) -> str | None:
         with Store.open(db, read_only=True) as store:
             observed = store.scalar(
                 "SELECT count(*) FROM otel_traces WHERE coalesce("
-                "ResourceAttributes['recurscope.origin'], 'observed') <> 'simulated'"
+                "ResourceAttributes['recurscope.origin'], 'observed') "
+                "NOT IN ('simulated', 'replayed')"
             )
             prefix = [str(spans_dir.resolve()) + os.sep]
             foreign = store.scalar(
@@ -292,7 +300,7 @@ def _not_replaceable(db: Path) -> str | None:
     except PipelineError as error:
         return f"it cannot be checked ({error})"
     if observed:
-        return f"it holds {observed:,} spans that are not simulated"
+        return f"it holds {observed:,} spans that are not simulated or replayed"
     if foreign:
         return f"it holds {foreign:,} spans the demo did not write"
     if others:
@@ -381,7 +389,7 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
     """Build a fresh demo store at ``db``: generate, ingest, build the evidence."""
     from recurscope.pipeline.ingest.files import ingest
 
-    from .demo_data import write_demo_spans
+    from .demo_data import write_demo_replay, write_demo_spans
 
     started = time.perf_counter()
     # Sessions start the day after the shipped pre-registration was fixed, so
@@ -395,9 +403,14 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
     # can be re-ingested or sent elsewhere. They are rewritten on every run.
     spans_dir, quality_file = demo_files(path)
     data = write_demo_spans(spans_dir, seed=seed, sessions=sessions, first_day=first_day)
+    # The sample conversations replayed through every strategy, for the Compare page.
+    replayed = write_demo_replay(spans_dir, first_day=first_day)
     with open_for_writing(path, kind="recurscope demo", upkeep=EvidenceUpkeep()) as session:
         report = ingest(
-            list(data.files), session.store, progress=False, after_write=session.after_write
+            [*data.files, *replayed.files],
+            session.store,
+            progress=False,
+            after_write=session.after_write,
         )
     if report.failed or report.rows_quarantined:
         raise DashboardError(
@@ -412,6 +425,8 @@ def prepare_demo(db: str | os.PathLike[str], *, seed: int = 7, sessions: int = 1
         days=data.days,
         runs=data.runs,
         seconds=time.perf_counter() - started,
+        replayed_sessions=replayed.sessions,
+        replayed_spans=replayed.spans,
     )
 
 

@@ -41,6 +41,13 @@ Contract:
 
 ``out_dir`` is created if needed; ``demo-run-*.jsonl`` files already in it
 (an earlier demo) are removed first, so the folder holds exactly one demo.
+
+:func:`write_demo_replay` adds *replayed* sessions beside them: the shipped
+sample conversations (``data/replay-samples/``) replayed through every trim
+strategy, with and without compaction (``recurscope replay``'s own code, so
+each span's resource says ``recurscope.origin = "replayed"``), placed on the
+same days. The dashboard's Compare page then compares strategies on real
+conversations; the verdict never counts them.
 """
 
 from __future__ import annotations
@@ -71,8 +78,12 @@ from recurscope.instrumentation.trim import Strategy, Summarizer
 __all__ = [
     "DEMO_DAYS",
     "DEMO_END_DATE",
+    "DEMO_REPLAY_BUDGET",
     "MIN_RUNS",
+    "REPLAY_SAMPLES",
     "DemoData",
+    "DemoReplay",
+    "write_demo_replay",
     "write_demo_spans",
 ]
 
@@ -1017,5 +1028,92 @@ def write_demo_spans(
         runs=len(plans),
         days=len(days),
         seeds=len({run.seed for run in plans}),
+        spans=spans,
+    )
+
+
+# --------------------------------------------------------------------------
+# Replayed sessions: the sample conversations through every trim strategy.
+
+REPLAY_SAMPLES: Final = Path(__file__).resolve().parents[1] / "data" / "replay-samples"
+"""The sample conversations shipped with the code (``recurscope replay``'s demo input)."""
+
+DEMO_REPLAY_BUDGET: Final = 400
+"""Token budget of the demo's replay: tight enough that most sample conversations trim."""
+
+REPLAY_FILE: Final = "demo-replay.jsonl"
+
+
+@dataclass(frozen=True)
+class DemoReplay:
+    """What :func:`write_demo_replay` wrote.
+
+    Fields: ``files`` (the OTLP JSON lines file, or none when the samples are
+    missing), ``conversations`` replayed, ``sessions`` (conversation ×
+    strategy × compaction) and ``spans`` written.
+    """
+
+    files: tuple[Path, ...]
+    conversations: int
+    sessions: int
+    spans: int
+
+
+def write_demo_replay(
+    out_dir: Path,
+    *,
+    first_day: date | None = None,
+    samples: Path = REPLAY_SAMPLES,
+    budget: int = DEMO_REPLAY_BUDGET,
+) -> DemoReplay:
+    """Replay the sample conversations into ``out_dir/demo-replay.jsonl``, placed in time.
+
+    Every strategy, with and without compaction, the default heuristic
+    detector and extractive summarizer; each conversation's sessions start
+    together on one of the :data:`DEMO_DAYS` days from ``first_day``
+    (default: the days before :data:`DEMO_END_DATE`), stretched like the
+    simulated ones. Deterministic apart from span and trace ids. Without
+    the samples (a trimmed install) nothing is written.
+
+    Raises:
+        RuntimeError: recording is disabled (``OTEL_SDK_DISABLED=true``).
+    """
+    from recurscope.pipeline.replay.conversations import ReplayError, read_conversations
+    from recurscope.pipeline.replay.replay import Replayer, replay_telemetry, session_id
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / REPLAY_FILE
+    path.unlink(missing_ok=True)
+    if not samples.is_dir():
+        return DemoReplay(files=(), conversations=0, sessions=0, spans=0)
+    found = read_conversations([samples])
+    try:
+        telemetry = replay_telemetry(out=path, run_id="demo-replay")
+    except ReplayError as error:
+        raise RuntimeError(str(error)) from None
+    try:
+        replayer = Replayer(tracer_provider=telemetry.tracer_provider, budget=budget)
+        for conversation in found.conversations:
+            replayer.replay(conversation)
+    finally:
+        telemetry.shutdown()
+    report = replayer.report()
+    day0 = first_day or DEMO_END_DATE - timedelta(days=DEMO_DAYS)
+    starts: dict[str, int] = {}
+    for number, conversation in enumerate(found.conversations):
+        moment = datetime(day0.year, day0.month, day0.day, 16, tzinfo=UTC) + timedelta(
+            days=number % DEMO_DAYS, minutes=11 * number
+        )
+        for strategy in replayer.strategies:
+            for compaction in replayer.compaction:
+                starts[session_id(conversation.id, strategy, compaction)] = _ns(moment)
+    spans = _place_in_time(
+        path, starts, _ns(datetime(day0.year, day0.month, day0.day, 16, tzinfo=UTC))
+    )
+    return DemoReplay(
+        files=(path,) if path.exists() else (),
+        conversations=report.conversations,
+        sessions=report.sessions,
         spans=spans,
     )
