@@ -19,6 +19,7 @@ labelled sets and the measured precision and recall.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -108,9 +109,15 @@ _STEM: Final = _stemmer()
 
 def terms(text: str) -> list[str]:
     """Stemmed content words of ``text`` (lowercase, stop words dropped)."""
+    return list(_terms(text))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _terms(text: str) -> tuple[str, ...]:
+    # Cached: every turn re-reads the conversation so far, so each message is
+    # stemmed once, not once per later turn (linear, not quadratic, in turns).
     words = [w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1]
-    stems: list[str] = _STEM.stemWords(words)
-    return stems
+    return tuple(_STEM.stemWords(words))
 
 
 def _text(message: Mapping[str, Any]) -> str:
