@@ -61,7 +61,14 @@ def _run_demo(args: argparse.Namespace) -> int:
     demo = prepare_demo(db, seed=args.seed, sessions=args.sessions)
     print(
         f"recurscope demo: {demo.sessions} sessions, {demo.runs} runs over {demo.days} days, "
-        f"{demo.spans:,} spans (all marked simulated) ready in {demo.seconds:.1f} s",
+        f"{demo.spans:,} spans (all marked simulated)"
+        + (
+            f", plus {demo.replayed_sessions} replayed sessions ({demo.replayed_spans:,} spans "
+            "marked replayed: the sample conversations through every trim strategy)"
+            if demo.replayed_spans
+            else ""
+        )
+        + f" ready in {demo.seconds:.1f} s",
         flush=True,
     )
     quality = f" --detector-quality {demo.detector_quality}" if demo.detector_quality else ""
