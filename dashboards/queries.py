@@ -41,7 +41,7 @@ from recurscope.pipeline.verdict.headline import headline_sweep, load_headline_s
 from recurscope.pipeline.verdict.history_needs import history_needs
 from recurscope.pipeline.verdict.markdown import history_needs_markdown
 from recurscope.pipeline.verdict.report import Report, build_report
-from recurscope.pipeline.verdict.rule import load_preregistration
+from recurscope.pipeline.verdict.rule import Preregistration, load_preregistration
 
 __all__ = [
     "COMPARE_DIMENSIONS",
@@ -159,6 +159,18 @@ def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> pl.D
     finally:
         cur.close()
     return _plain(frame)
+
+
+def _report_view(
+    con: duckdb.DuckDBPyConnection, flt: Filters, prereg: Preregistration
+) -> EvidenceView:
+    """The report's scope for these filters: its S and clustering settings."""
+    return EvidenceView(
+        con,
+        flt.evidence_filter(),
+        min_other_sessions=prereg.min_other_sessions,
+        clusters=prereg.clusters,
+    )
 
 
 def _plain(frame: pl.DataFrame) -> pl.DataFrame:
@@ -557,12 +569,7 @@ def boilerplate_data(
     """Near-duplicate clusters of history code, most widespread first, with the exact-hash view."""
     prereg = load_preregistration(preregistration)
     settings = prereg.clusters or DEFAULT_CLUSTERS
-    with EvidenceView(
-        con,
-        flt.evidence_filter(),
-        min_other_sessions=prereg.min_other_sessions,
-        clusters=prereg.clusters,
-    ) as view:
+    with _report_view(con, flt, prereg) as view:
         counts = view.query(
             """
             select
@@ -680,12 +687,7 @@ def boilerplate_sweep_data(
     """The report's sweep: the selection's shapes re-clustered from scratch at 0.5-0.9."""
     prereg = load_preregistration(preregistration)
     settings = prereg.clusters or DEFAULT_CLUSTERS
-    with EvidenceView(
-        con,
-        flt.evidence_filter(),
-        min_other_sessions=prereg.min_other_sessions,
-        clusters=prereg.clusters,
-    ) as view:
+    with _report_view(con, flt, prereg) as view:
         # Unfiltered, the writers kept it with the headline intervals.
         kept = load_headline_sweep(view, prereg) if view.stored_session_models else None
         points = kept if kept is not None else headline_sweep(view, prereg)
@@ -743,12 +745,7 @@ def history_needs_data(
 ) -> HistoryNeedsData:
     """Which record fields code reads and how far back, for the filters' scope."""
     prereg = load_preregistration(preregistration)
-    with EvidenceView(
-        con,
-        flt.evidence_filter(),
-        min_other_sessions=prereg.min_other_sessions,
-        clusters=prereg.clusters,
-    ) as view:
+    with _report_view(con, flt, prereg) as view:
         info = history_needs(view)
         total = int(
             view.query(
