@@ -732,8 +732,14 @@ def test_planning_every_turn_costs_under_twice_tokenizing_once() -> None:
             plan_trim(history, budget=8000, boundary=2 * turn, counter=warm)
         return time.process_time() - started
 
-    tokenizing, planning = [], []
-    for _ in range(5):
-        tokenizing.append(tokenize_once())
-        planning.append(plan_every_turn())
+    tokenizing: list[float] = []
+    planning: list[float] = []
+    # Up to three batches of five interleaved rounds: the two sides are close
+    # to each other on a loaded machine; a real regression fails all three.
+    for _ in range(3):
+        for _ in range(5):
+            tokenizing.append(tokenize_once())
+            planning.append(plan_every_turn())
+        if min(planning) < min(tokenizing):
+            break
     assert min(planning) < min(tokenizing), (min(planning), min(tokenizing))
