@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from hashlib import sha1
 from typing import Final
 
+from ._model import OUTCOME_KEYS, RECORD_TOP_FIELDS
+
 NUM_PERM: Final = 64
 """Permutations (hex words) in a sketch; a similarity estimate's standard error is ≤ 0.0625."""
 
@@ -39,37 +41,11 @@ SKETCH_HEX: Final = NUM_PERM * WORD_HEX
 SCHEME: Final = "minhash-affine32-64-v1"
 """Names the features and the hash; bump when either changes (old sketches then never match)."""
 
-RECORD_FIELDS: Final[frozenset[str]] = frozenset(
-    {
-        # the V1 history record
-        "call_id",
-        "timestamp",
-        "speaker",
-        "method_name",
-        "args",
-        "kwargs",
-        "outcome_summary",
-        # keys of outcome_summary
-        "ok",
-        "status",
-        "value_class",
-        "error_type",
-        "error_message",
-        "content_ref",
-        "summary",
-        # chat-message records (GenAI messages, OpenAI-style history)
-        "role",
-        "content",
-        "name",
-        "tool_calls",
-        "parts",
-        "goal",
-        "need",
-        "parent_call_id",
-        "depth",
-    }
-)
-"""Record field names a sketch may keep; every other string or symbol stays ``<str>``/``<sym>``."""
+RECORD_FIELDS: Final[frozenset[str]] = RECORD_TOP_FIELDS | OUTCOME_KEYS
+"""Record field names a sketch may keep (``_model``'s schema and outcome keys).
+
+Every other string or symbol stays ``<str>``/``<sym>``.
+"""
 
 # What a token means for the history, whatever its spelling: Python and Ruby
 # builtins, methods, AST node names and operators mapped to one concept. Only

@@ -36,6 +36,7 @@ See ``docs/replay.md``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import importlib.util
 import logging
@@ -458,7 +459,7 @@ def session_id(conversation: str, strategy: str, compaction: bool) -> str:
     return f"{conversation}/{strategy}/{'on' if compaction else 'off'}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StrategyTotals:
     """What one strategy (with or without compaction) did over every replayed conversation.
 
@@ -487,23 +488,8 @@ class StrategyTotals:
     compaction_failed: int = 0
     over_budget: int = 0
 
-
-@dataclass
-class _Tally:
-    sessions: int = 0
-    plannings: int = 0
-    trimmed: int = 0
-    dropped_size: int = 0
-    summarized_size: int = 0
-    stale_asks_dropped: int = 0
-    goal_first_turns_removed: int = 0
-    returns: int = 0
-    returned_goal_size: int = 0
-    returned_goal_removed_size: int = 0
-    compaction_failed: int = 0
-    over_budget: int = 0
-
     def add(self, plan: TrimPlan, extras: Mapping[str, AttributeValue]) -> None:
+        """Count one planning of this strategy (and its replay attributes)."""
         self.plannings += 1
         self.trimmed += plan.trimmed
         self.dropped_size += plan.dropped.size
@@ -612,7 +598,9 @@ class Replayer:
         self.counter = counter or TokenCounter()
         self.summarizer_timeout = summarizer_timeout
         self._tallies = {
-            (strategy, on): _Tally() for strategy in self.strategies for on in self.compaction
+            (strategy, on): StrategyTotals(strategy, on)
+            for strategy in self.strategies
+            for on in self.compaction
         }
         self._state = _State()
 
@@ -725,10 +713,7 @@ class Replayer:
     def report(self) -> ReplayReport:
         """Totals of everything replayed so far."""
         state = self._state
-        totals = tuple(
-            StrategyTotals(strategy, on, **vars(tally))
-            for (strategy, on), tally in self._tallies.items()
-        )
+        totals = tuple(dataclasses.replace(tally) for tally in self._tallies.values())
         return ReplayReport(
             conversations=state.conversations,
             turns=state.turns,
