@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+recs = history.select { |r| (r[:kwargs] || {}).key?(:timeout) }
+result = recs.map { |r| r[:kwargs][:timeout] }

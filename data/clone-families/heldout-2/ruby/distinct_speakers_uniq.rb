@@ -1,0 +1,3 @@
+history = context[:conversation_history] || []
+speakers = history.map { |r| r[:speaker] }.compact.uniq
+result = speakers
