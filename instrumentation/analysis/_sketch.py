@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from hashlib import sha1
 from typing import Final
 
-from ._model import OUTCOME_KEYS, RECORD_TOP_FIELDS
+from ._model import OUTCOME_FIELD, OUTCOME_KEYS, RECORD_TOP_FIELDS
 
 NUM_PERM: Final = 64
 """Permutations (hex words) in a sketch; a similarity estimate's standard error is ≤ 0.0625."""
@@ -38,7 +38,7 @@ WORD_HEX: Final = 8
 
 SKETCH_HEX: Final = NUM_PERM * WORD_HEX
 
-SCHEME: Final = "minhash-affine32-64-v1"
+SCHEME: Final = "minhash-affine32-64-v2"
 """Names the features and the hash; bump when either changes (old sketches then never match)."""
 
 RECORD_FIELDS: Final[frozenset[str]] = RECORD_TOP_FIELDS | OUTCOME_KEYS
@@ -49,57 +49,81 @@ Every other string or symbol stays ``<str>``/``<sym>``.
 
 # What a token means for the history, whatever its spelling: Python and Ruby
 # builtins, methods, AST node names and operators mapped to one concept. Only
-# concepts (and kept record fields) enter the sketch; names, literals and the
-# rest of the syntax do not, so braces vs do…end, select vs filter, a
-# comprehension vs a loop share their features.
+# concepts say which end of the history a program reads and how it presents
+# its result; names, literals and the rest of the syntax never enter the sketch.
 _CONCEPTS: Final = {
-    # counting
-    "len": "COUNT", "size": "COUNT", "length": "COUNT", "count": "COUNT",
-    "+=": "INC", "AugAssign": "INC",
-    # grouping and tallies
-    "Counter": "GROUP", "tally": "GROUP", "group_by": "GROUP", "defaultdict": "GROUP",
-    "setdefault": "GROUP", "each_with_object": "ACC",
-    # distinct values
-    "set": "DISTINCT", "uniq": "DISTINCT", "fromkeys": "DISTINCT",
-    # order
     "sorted": "SORT", "sort": "SORT", "sort_by": "SORT", "min_by": "SORT", "max_by": "SORT",
     "max": "SORT", "min": "SORT",
-    # text out
     "join": "TEXT", "JoinedStr": "TEXT", "<str{": "TEXT", "format": "TEXT",
-    # search
-    "include?": "SEARCH", "In": "SEARCH", "=~": "SEARCH", "match": "SEARCH", "find": "SEARCH",
-    "lower": "CASE", "downcase": "CASE",
-    # which end of the history
     "last": "TAIL", "reverse": "TAIL", "reversed": "TAIL", "reverse_each": "TAIL",
     "first": "HEAD", "take": "HEAD",
-    # conditions
-    "Not": "NOT", "!": "NOT", "reject": "NOT", "unless": "NOT",
-    "NotEq": "NE", "!=": "NE", "Eq": "EQ", "==": "EQ",
-    # selection and projection
-    "select": "FILTER", "filter": "FILTER", "find_all": "FILTER", "filter_map": "FILTER",
-    "ifs": "FILTER", "If": "FILTER", "next": "FILTER",
-    "map": "MAP", "collect": "MAP", "ListComp": "MAP", "append": "MAP", "<<": "MAP",
-    "Dict": "RECORD",
-    # reductions
-    "sum": "SUM", "any?": "ANY", "any": "ANY", "all": "ALL", "all?": "ALL", "empty?": "EMPTY",
-    "Slice": "SLICE",
 }  # fmt: skip
-# Concepts that change what a program computes from the history (which end,
-# counts vs lists, distinct vs tallies): weighted so that a program and its
-# hard negative (first five vs last five records) fall apart.
-_DECISIVE: Final = frozenset(
-    {"TAIL", "HEAD", "DISTINCT", "GROUP", "COUNT", "SEARCH", "SUM", "ANY", "ALL", "SORT", "TEXT"}
-)
 _TOKEN: Final = re.compile(
     r"<[^<>{}]*>|<str\{|'[^']*'|[A-Za-z_][A-Za-z0-9_]*[?!]?|\+=|==|!=|<<|=~|[^\s\w]"
 )
-# Python slices say their end only in structure: ``[:5]`` the head, ``[-5:]`` the tail.
-_PY_HEAD: Final = re.compile(r"Slice\(upper=")
-_PY_TAIL: Final = re.compile(r"Slice\(lower=UnaryOp\(op=USub")
-_WEIGHT_OP: Final = 2
-_WEIGHT_FIELD: Final = 3
-_WEIGHT_CONCEPT: Final = 2
-_WEIGHT_DECISIVE: Final = 8
+_KEY: Final = re.compile(r"<key:([^>]+)>")
+# Python names a sorted(..., reverse=True) keyword; it says nothing about the end read.
+_REVERSE_KEYWORD: Final = re.compile(r"keyword\(arg='reverse'")
+_ATTRIBUTE: Final = re.compile(r"attr='([^']+)'")
+_CALLED: Final = re.compile(r"func=([A-Za-z_]+);")
+
+# Which end of the history a program reads: the last records are not the first.
+_TAIL: Final = (
+    re.compile(r"slice=UnaryOp\(op=USub\(\);operand=<int>;\)"),  # h[-1]
+    re.compile(r"Slice\(lower=UnaryOp\(op=USub"),  # h[-5:]
+    re.compile(r"Slice\(lower=BinOp\(left=Call\(func=len"),  # h[len(h) - 5:]
+    re.compile(r"\[ - <num>"),  # Ruby h[-1], h[-3..]
+)
+_HEAD: Final = (
+    re.compile(r"Slice\(upper="),  # h[:5]
+    re.compile(r"value=<H>;slice=<int>;"),  # h[0]
+    re.compile(r"\[ <num> (?:,|\.\.\.?) <num> \]"),  # Ruby h[0, 3], h[0..2]
+)
+# One meaning, many spellings: a tally by key...
+_GROUP_COUNT: Final = (
+    re.compile(r"AugAssign\(target=Subscript\("),  # d[k] += 1
+    re.compile(  # d[k] = d.get(k, 0) + 1
+        r"Assign\(targets=\[Subscript\(value=(v\d+);slice=[^;]+;\),\];"
+        r"value=BinOp\(left=Call\(func=Attribute\(value=\1;attr='get'"
+    ),
+    re.compile(r"DictComp\(.*attr='count'"),  # {k: xs.count(k) for k in set(xs)}
+    re.compile(r"v\d+ \[ [^\]]*\] \+= <num>"),  # Ruby h[k] += 1
+    re.compile(r"(v\d+) \[ (.+?) \] = \( \1 \[ \2 \] \|\| <num> \) \+ <num>"),  # (h[k] || 0) + 1
+)
+_GROUP_NAMES: Final = frozenset({"tally", "Counter", "group_by"})
+# ...and the distinct values of a field.
+_DISTINCT_NAMES: Final = frozenset({"set", "uniq", "fromkeys", "Set"})
+_DISTINCT: Final = (
+    re.compile(
+        r"<< (v\d+) unless (v\d+) \. include\? \( \1 \)"
+    ),  # seen << x unless seen.include?(x)
+    re.compile(r"\. add \(|attr='add'"),  # a set filled one by one
+    re.compile(r"NotIn\(\)"),  # if x not in seen: seen.append(x)
+)
+_SUM_NAMES: Final = frozenset({"sum", "inject", "reduce"})
+_ANY_ALL_NAMES: Final = frozenset({"any", "any?", "all", "all?", "none?"})
+_RATIO: Final = re.compile(r"op=Div\(\)| / |fdiv")
+_PICK_OPS: Final = frozenset({"peek", "slice", "find", "index"})
+# Ruby block methods whose block is a predicate over records.
+_PREDICATE_BLOCKS: Final = frozenset(
+    {
+        "select", "filter", "find_all", "reject", "count", "find", "detect", "any?", "all?",
+        "none?", "partition", "take_while", "drop_while", "filter_map", "find_index",
+        "delete_if", "keep_if",
+    }
+)  # fmt: skip
+_GUARDS: Final = frozenset({"if", "unless", "…", "&&", "||", "==", "!=", "!"})
+_GUARD_END: Final = frozenset({";", "?", "then", "}"})
+_GUARD_REACH: Final = 6
+_PY_TEST: Final = re.compile(r"test=|ifs=\[")
+_PY_COMPARE: Final = re.compile(r"Compare\(")
+# outcome_summary.ok and .status both say whether a call went well.
+_SUCCESS_KEYS: Final = frozenset({"ok", "status"})
+
+_WEIGHT_KIND: Final = 6
+_WEIGHT_FIELD: Final = 2
+_WEIGHT_PREDICATE: Final = 2
+_WEIGHT_FILTER: Final = 2
 
 # datasketch.MinHash(num_perm=64, seed=1).permutations for scheme "affine32"
 # (numpy RandomState(1)); tests/test_analysis_sketch.py checks them against datasketch.
@@ -284,51 +308,157 @@ def bands(sketch: str, rows: int) -> list[str]:
 
 
 def features(lines: Iterable[str], ops: Iterable[str]) -> set[str]:
-    """What a sketch is made of: ops, record fields read, concepts, and concept pairs.
+    """What a sketch is made of: what the program computes from the history.
 
-    From the field-keeping normalized statements: every token that means
-    something for the history (``_CONCEPTS``) becomes its concept, every kept
-    record field key ``field:<name>``; the analyser's ops are added. Each
-    appears as several copies (weights), decisive concepts most, so that the
-    Jaccard similarity of two feature sets is dominated by *what* the programs
-    compute; pairs of consecutive concepts/fields within a statement
-    (``EQ field:speaker``) add which field an operation applies to. Every
-    feature is prefixed with the end of the history the program reads
-    (``TAIL``, else ``HEAD``, else ``ANY``).
+    From the field-keeping normalized statements and the analyser's ops:
+
+    - the **kinds** of result (``GROUP`` a tally or grouping by a key,
+      ``COUNT``, ``RATIO`` a count divided, ``DISTINCT``, ``SEARCH`` records
+      selected by text, ``MARK`` every record flagged by text, ``PICK``
+      particular records by position, ``SUM``, ``ANYALL``, else ``LIST``), each
+      spelling of one meaning mapped to one kind (``Counter``, ``tally``, a loop
+      with ``d[k] += 1`` and ``each_with_object(Hash.new(0))`` are all ``GROUP``);
+    - the record **fields** read, and the fields tested in a predicate (a filter
+      on ``speaker`` is not a projection of it); ``outcome_summary.ok`` and
+      ``.status`` are one field (both say whether a call went well);
+    - whether records are **filtered**, and, weighted least, how the result is
+      presented (``TEXT``, ``SORT``).
+
+    Kinds weigh most, so a count and a list of the same records fall apart;
+    re-spellings, guards, an added output field and the wording of the output
+    move few features. Every feature is prefixed with the end of the history
+    the program reads (``TAIL``, else ``HEAD``, else ``ANY``): programs that
+    read different ends share none.
     """
-    out: set[str] = set()
+    text = _REVERSE_KEYWORD.sub("keyword(arg='_'", "\n".join(lines))
+    op_set = frozenset(ops)
+    names: set[str] = set(_ATTRIBUTE.findall(text)) | set(_CALLED.findall(text))
     concepts: set[str] = set()
     fields: set[str] = set()
-    for line in lines:
-        sequence: list[str] = []
-        if _PY_HEAD.search(line):
-            concepts.add("HEAD")
-        if _PY_TAIL.search(line):
-            concepts.add("TAIL")
-        for token in _TOKEN.findall(line):
-            if token.startswith("<key:"):
-                field = token[5:-1]
-                fields.add(field)
-                sequence.append(f"F:{field}")
-                continue
-            concept = _CONCEPTS.get(token.strip("'"))
-            if concept is not None:
-                concepts.add(concept)
-                sequence.append(concept)
-        out.update(f"g:{a} {b}" for a, b in itertools.pairwise(sequence))
-    for op in ops:
-        out.update(f"op:{op}#{k}" for k in range(_WEIGHT_OP))
-    for field in fields:
-        out.update(f"field:{field}#{k}" for k in range(_WEIGHT_FIELD))
-    for concept in concepts:
-        weight = _WEIGHT_DECISIVE if concept in _DECISIVE else _WEIGHT_CONCEPT
-        out.update(f"c:{concept}#{k}" for k in range(weight))
-    # Which end of the history a program reads is what it computes (the last
-    # five records are not the first five), so it partitions the features:
-    # programs that read different ends share no feature at all. Any tail
-    # marker wins (``reverse.first(4)`` reads the tail).
-    end = "TAIL" if "TAIL" in concepts else "HEAD" if "HEAD" in concepts else "ANY"
+    for token in _TOKEN.findall(text):
+        if token.startswith("<key:"):
+            fields.add(token[5:-1])
+            continue
+        name = token.strip("'")
+        names.add(name)
+        if (concept := _CONCEPTS.get(name)) is not None:
+            concepts.add(concept)
+    kinds = _kinds(op_set, names, text)
+    out: set[str] = set()
+    for kind in kinds:
+        out.update(f"k:{kind}#{n}" for n in range(_WEIGHT_KIND))
+    for field in _canonical_fields(fields):
+        out.update(f"f:{field}#{n}" for n in range(_WEIGHT_FIELD))
+    for field in _canonical_fields(_predicate_fields(text.splitlines())):
+        out.update(f"pf:{field}#{n}" for n in range(_WEIGHT_PREDICATE))
+    if "filter" in op_set:
+        out.update(f"filter#{n}" for n in range(_WEIGHT_FILTER))
+    if "summarize" in op_set or "TEXT" in concepts:
+        out.add("p:TEXT")
+    if "SORT" in concepts:
+        out.add("p:SORT")
+    tail = (
+        "TAIL" in concepts
+        or any(p.search(text) for p in _TAIL)
+        or bool({"max_by", "max"} & names and "timestamp" in fields)
+    )
+    head = "HEAD" in concepts or any(p.search(text) for p in _HEAD)
+    end = "TAIL" if tail else "HEAD" if head else "ANY"
     return {f"{end}/{feature}" for feature in out}
+
+
+def _kinds(ops: frozenset[str], names: set[str], text: str) -> set[str]:
+    """The kinds of result a program computes from the history (see :func:`features`)."""
+    kinds: set[str] = set()
+    if "grep" in ops:
+        kinds.add("SEARCH" if "filter" in ops else "MARK")
+    group = (
+        "group" in ops or bool(_GROUP_NAMES & names) or any(p.search(text) for p in _GROUP_COUNT)
+    )
+    if group:
+        kinds.add("GROUP")
+    elif "count" in ops:
+        kinds.add("COUNT")
+        if _RATIO.search(text):
+            kinds.add("RATIO")
+    if _PICK_OPS & ops:
+        kinds.add("PICK")
+    if not group and (_DISTINCT_NAMES & names or any(p.search(text) for p in _DISTINCT)):
+        kinds.add("DISTINCT")
+    if _ANY_ALL_NAMES & names:
+        kinds.add("ANYALL")
+    if not kinds and _SUM_NAMES & names:
+        kinds.add("SUM")
+    return kinds or {"LIST"}
+
+
+def _canonical_fields(fields: Iterable[str]) -> set[str]:
+    """Record fields as the sketch names them: one name for success, no bare parent."""
+    return {"success" if f in _SUCCESS_KEYS else f for f in fields if f != OUTCOME_FIELD}
+
+
+def _predicate_fields(lines: Iterable[str]) -> set[str]:
+    """Record fields tested in a condition: Python tests and comparisons, Ruby
+    predicate blocks and guards (within a few tokens of ``if``/``==``/``!``)."""
+    out: set[str] = set()
+    for line in lines:
+        if _PY_TEST.search(line) or _PY_COMPARE.search(line):
+            for match in _PY_TEST.finditer(line):
+                out.update(_KEY.findall(_python_test(line, match.end())))
+            for match in _PY_COMPARE.finditer(line):
+                out.update(_KEY.findall(_balanced(line, match.end() - 1)))
+            continue
+        tokens = line.split(" ")
+        for i, token in enumerate(tokens):
+            if token in _PREDICATE_BLOCKS and tokens[i + 1 : i + 2] in (["{"], ["do"]):
+                out.update(_KEY.findall(" ".join(_block(tokens, i + 1))))
+            elif token in _GUARDS:
+                reach = itertools.takewhile(lambda t: t not in _GUARD_END, tokens[i + 1 :])
+                out.update(_KEY.findall(" ".join(itertools.islice(reach, _GUARD_REACH))))
+    return out
+
+
+def _balanced(text: str, start: int) -> str:
+    """``text`` from the bracket at ``start`` through the one that closes it."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "([":
+            depth += 1
+        elif text[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return text[start:]
+
+
+def _python_test(line: str, start: int) -> str:
+    """A Python AST dump's ``test=EXPR;`` or ``ifs=[...]`` value starting at ``start``."""
+    if line[start - 1] == "[":
+        return _balanced(line, start - 1)
+    depth = 0
+    for i in range(start, len(line)):
+        if line[i] in "([":
+            depth += 1
+        elif line[i] in ")]":
+            if depth == 0:
+                return line[start:i]
+            depth -= 1
+        elif line[i] == ";" and depth == 0:
+            return line[start:i]
+    return line[start:]
+
+
+def _block(tokens: list[str], start: int) -> list[str]:
+    """The tokens of a Ruby block opening at ``tokens[start]`` (``{`` or ``do``)."""
+    depth = 0
+    for i in range(start, len(tokens)):
+        if tokens[i] in ("{", "do"):
+            depth += 1
+        elif tokens[i] in ("}", "end"):
+            depth -= 1
+            if depth == 0:
+                return tokens[start + 1 : i]
+    return tokens[start + 1 :]
 
 
 def program_sketch(lines: Iterable[str], ops: Iterable[str]) -> str:
