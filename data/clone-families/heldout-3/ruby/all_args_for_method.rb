@@ -1,0 +1,4 @@
+target = kwargs[:method]
+history = context[:conversation_history] || []
+calls = history.select { |rec| rec[:method_name] == target }
+result = calls.map { |rec| { args: rec[:args], kwargs: rec[:kwargs] } }

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.map { |rec| rec[:method_name] }.compact.uniq

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+result = history.map { |rec| rec[:depth] || 0 }.max || 0
