@@ -37,6 +37,7 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("recurscope.cli.sessions", "pipeline", ("sessions",)),
     ("recurscope.cli.quarantine", "pipeline", ("quarantine",)),
     ("recurscope.cli.replay", "pipeline", ("replay",)),
+    ("recurscope.cli.simulate", "pipeline", ("simulate",)),
     ("recurscope.cli.dashboard", "dashboards", ("dashboard", "demo")),
 )
 
@@ -51,6 +52,7 @@ examples:
   recurscope sessions --since 7d                # the sessions stored, newest first
   recurscope quarantine                         # what could not be stored, and why
   recurscope replay chats.jsonl --budget 2000 --out r.jsonl  # each trim strategy on your chats
+  recurscope simulate --scenario justified --out sim.jsonl  # simulated traffic, known verdict
   recurscope dashboard                          # the dashboard on http://127.0.0.1:8501
   recurscope demo                               # simulated demo data and its dashboard
 """
