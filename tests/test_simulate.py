@@ -121,7 +121,7 @@ class TestLibrary:
         from smolagents.memory import ActionStep
 
         from recurscope.instrumentation.integrations.smolagents import instrument_agent
-        from recurscope.pipeline.simulate.agents import ScriptedModel, _agent
+        from recurscope.pipeline.simulate.agents import ScriptedModel, code_agent
 
         rng = random.Random(3)
         codes = [p.code for p in load_library().programs]
@@ -131,7 +131,7 @@ class TestLibrary:
         for code in codes:
             model.queue.append(f"Thought: next.\n<code>\n{code}print(result)\n</code>")
         model.queue.append("Thought: done.\n<code>\nfinal_answer(1)\n</code>")
-        agent = _agent(model, steps=len(codes) + 5)
+        agent = code_agent(model, steps=len(codes) + 5)
         with instrument_agent(agent, session_id="library", budget=None):
             agent.run("Write the quarterly report.")
         steps = [s for s in agent.memory.steps if isinstance(s, ActionStep)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from opentelemetry.sdk.trace import TracerProvider
@@ -27,17 +27,12 @@ from smolagents.monitoring import LogLevel, TokenUsage
 from recurscope.instrumentation import TokenCounter, plan_trim
 from recurscope.instrumentation.integrations.smolagents import HISTORY_PROMPT, instrument_agent
 
-from .plan import HELPER, RESEARCHER, SessionPlan
+from .plan import HELPER, MAX_PRINT, RESEARCHER, RESEARCHER_ROLE, SessionPlan, summarize
 
-__all__ = ["FALLBACK_ANSWER", "MAX_PRINT", "ScriptedModel", "run_session", "summarize"]
-
-MAX_PRINT: Final = 200
-"""Characters of printed output an observation keeps (smolagents' ``max_print_outputs_length``)."""
+__all__ = ["FALLBACK_ANSWER", "ScriptedModel", "code_agent", "run_session"]
 
 FALLBACK_ANSWER: Final = "Thought: the plan is done.\n<code>\nfinal_answer(None)\n</code>"
 """What the model answers past its script (a step that failed makes the agent ask again)."""
-
-RESEARCHER_ROLE: Final = "researcher"
 
 
 class ScriptedModel(Model):  # type: ignore[misc]
@@ -72,13 +67,8 @@ class ScriptedModel(Model):  # type: ignore[misc]
         )
 
 
-def summarize(removed: Sequence[Mapping[str, Any]]) -> str:
-    """The compaction summarizer of simulated sessions: short and deterministic."""
-    users = sum(1 for m in removed if m.get("role") == "user")
-    return f"Summary: {len(removed)} earlier messages ({users} from the user) were condensed."
-
-
-def _agent(model: ScriptedModel, *, steps: int, **options: Any) -> CodeAgent:
+def code_agent(model: ScriptedModel, *, steps: int, **options: Any) -> CodeAgent:
+    """A quiet ``CodeAgent`` answering with ``model``, printed output cut at :data:`~.plan.MAX_PRINT`."""
     return CodeAgent(
         tools=[],
         model=model,
@@ -119,16 +109,16 @@ def run_session(
     run = plan.run
     longest = max(len(task.steps) for task in plan.tasks)
     lead_model, helper_model, researcher_model = (ScriptedModel(plan.model) for _ in range(3))
-    helper = _agent(
+    helper = code_agent(
         helper_model, steps=3, name=HELPER, description="solves sub-problems of the same kind"
     )
-    researcher = _agent(
+    researcher = code_agent(
         researcher_model, steps=3, name=RESEARCHER, description="looks facts up in the records"
     )
     options: dict[str, Any] = {"managed_agents": [helper, researcher]}
     if plan.prompt_version == "v2":
         options["instructions"] = HISTORY_PROMPT
-    lead = _agent(lead_model, steps=longest + 3, **options)
+    lead = code_agent(lead_model, steps=longest + 3, **options)
     for task in plan.tasks:
         for step in task.steps:
             lead_model.queue.append(step.model_output())

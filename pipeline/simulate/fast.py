@@ -33,8 +33,7 @@ from recurscope.instrumentation import (
     plan_trim,
 )
 
-from .agents import MAX_PRINT, RESEARCHER_ROLE, summarize
-from .plan import HELPER, RESEARCHER, SessionPlan, StepPlan
+from .plan import HELPER, MAX_PRINT, RESEARCHER, RESEARCHER_ROLE, SessionPlan, StepPlan, summarize
 
 __all__ = ["SYSTEM_PROMPT", "run_session"]
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from recurscope.instrumentation.trim import Strategy
 
@@ -41,6 +41,7 @@ __all__ = [
     "filler",
     "iter_sessions",
     "plan_runs",
+    "summarize",
 ]
 
 END_DATE: Final = date(2026, 11, 28)
@@ -71,6 +72,12 @@ STRATEGY_CYCLE: Final[tuple[Strategy, ...]] = (
     "head_tail",
     "drop_oldest",
 )
+MAX_PRINT: Final = 200
+"""Characters of printed output an observation keeps (smolagents' ``max_print_outputs_length``)."""
+
+RESEARCHER_ROLE: Final = "researcher"
+"""The role of the managed agent ``researcher`` (the lead's role is its service's)."""
+
 HELPER: Final = "helper"
 """The managed agent whose role is the lead's own."""
 RESEARCHER: Final = "researcher"
@@ -119,6 +126,12 @@ _WORDS: Final = (
 
 StepSource = Literal["literal", "respelled", "own", "no_history", "delegation"]
 TaskKind = Literal["opening", "new_goal", "same_task", "return"]
+
+
+def summarize(removed: Sequence[Mapping[str, Any]]) -> str:
+    """The compaction summarizer of simulated sessions: short and deterministic."""
+    users = sum(1 for m in removed if m.get("role") == "user")
+    return f"Summary: {len(removed)} earlier messages ({users} from the user) were condensed."
 
 
 def filler(words: int, seed: int) -> str:
