@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.server
 import json
 import random
+import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -387,3 +388,41 @@ class TestCommand:
         )
         assert code == 1
         assert "is a folder: name a file" in capsys.readouterr().err
+
+
+class TestOrigin:
+    def test_without_include_simulated_no_verdict_rests_on_simulated_spans(
+        self, small: tuple[Path, Any], tmp_path: Path
+    ) -> None:
+        """The observed-only report of a simulated store has no session and says what it left out."""
+        with Store.open(tmp_path / "store.duckdb") as store:
+            ingest([small[0]], store, progress=False, workers=0)
+            refresh(store.connection, full=True)
+            report = build_report(
+                store.connection, default_preregistration_path(), detector_quality_path=None
+            )
+        assert report.window.sessions == 0
+        assert report.scope.excluded_spans == {"simulated": small[1].spans}
+        assert set(outcomes(report).values()) == {"insufficient_evidence"}
+
+
+class TestCommandOptions:
+    def test_progress_goes_to_stderr(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        out = tmp_path / "sim.jsonl"
+        argv = ["simulate", "--scenario", "mixed", "--sessions", "2", "--fast", "--progress"]
+        assert main([*argv, "--out", str(out)]) == 0
+        captured = capsys.readouterr()
+        assert "simulating" in captured.err and "simulating" not in captured.out
+
+    def test_without_smolagents_the_agent_engine_says_to_use_fast(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setitem(sys.modules, "smolagents", None)
+        monkeypatch.delitem(sys.modules, "recurscope.pipeline.simulate.agents", raising=False)
+        out = tmp_path / "sim.jsonl"
+        code = main(["simulate", "--scenario", "justified", "--sessions", "1", "--out", str(out)])
+        assert code == 1
+        err = capsys.readouterr().err
+        assert "pip install 'recurscope[smolagents]'" in err and "--fast" in err
