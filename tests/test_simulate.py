@@ -426,3 +426,28 @@ class TestCommandOptions:
         assert code == 1
         err = capsys.readouterr().err
         assert "pip install 'recurscope[smolagents]'" in err and "--fast" in err
+
+
+@pytest.mark.integration
+def test_a_receiver_started_with_accept_simulated_stores_every_span(tmp_path: Path) -> None:
+    """simulate --endpoint into a real `recurscope serve --accept-simulated`: every span stored."""
+    import duckdb
+
+    from recurscope.pipeline.testing import ReceiverProcess
+
+    db = tmp_path / "served.duckdb"
+    with ReceiverProcess(db, "--accept-simulated", "--no-grpc") as server:
+        report = simulate(
+            scenario("mixed"), sessions=3, seed=2, endpoint=server.endpoint, fast=True
+        )
+        assert server.stop() == 0
+    assert report.export_failures == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute(
+            "select count(*), count(distinct SpanAttributes['gen_ai.conversation.id']) "
+            "from otel_traces where ResourceAttributes['recurscope.origin'] = 'simulated'"
+        ).fetchone()
+    finally:
+        con.close()
+    assert row == (report.spans, 3)
