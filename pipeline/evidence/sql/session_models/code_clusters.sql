@@ -82,22 +82,22 @@ examples as (
 
 final as (
     select
-        clusters.fingerprint,
-        clusters.calls,                             -- history-reading calls with this shape
-        clusters.sessions,                          -- distinct sessions using it
+        clusters.fingerprint as fingerprint,
+        clusters.calls as calls,                    -- history-reading calls with this shape
+        clusters.sessions as sessions,              -- distinct sessions using it
         clusters.sessions - 1 as other_sessions,    -- recurrence beyond any one session
         clusters.sessions - 1 >= params.min_other_sessions as is_boilerplate,
-        clusters.contextview_shaped_calls,
-        clusters.first_seen,
-        clusters.last_seen,
+        clusters.contextview_shaped_calls as contextview_shaped_calls,
+        clusters.first_seen as first_seen,
+        clusters.last_seen as last_seen,
         examples.session_id as example_session_id,
-        examples.example_trace_id,
-        examples.example_span_id,
-        examples.example_role,
-        examples.example_language,
-        examples.example_code,                      -- NULL unless content capture was on
-        examples.example_ops,
-        examples.example_at                         -- when the example call started
+        examples.example_trace_id as example_trace_id,
+        examples.example_span_id as example_span_id,
+        examples.example_role as example_role,
+        examples.example_language as example_language,
+        examples.example_code as example_code,      -- NULL unless content capture was on
+        examples.example_ops as example_ops,
+        examples.example_at as example_at           -- when the example call started
     from clusters
     cross join params
     join examples on examples.fingerprint = clusters.fingerprint

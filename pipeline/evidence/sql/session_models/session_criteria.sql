@@ -91,7 +91,7 @@ op_counts as (
 
 op_criteria as (
     select
-        source_sessions.session_id,
+        source_sessions.session_id as session_id,
         'op_mix.' || ops.op as criterion,
         coalesce(op_counts.calls_using_op, 0) as numerator,
         source_sessions.history_reading_calls as denominator

@@ -39,7 +39,7 @@ boilerplate_fingerprints as (
 -- Shapes whose near-duplicate cluster is boilerplate (a shape the registry
 -- does not hold is its own cluster, named by its fingerprint).
 clustered_boilerplate_fingerprints as (
-    select distinct source_fingerprints.fingerprint
+    select distinct source_fingerprints.fingerprint as fingerprint
     from source_fingerprints
     left join shape_cluster_members as registry
         on registry.fingerprint = source_fingerprints.fingerprint
@@ -159,20 +159,20 @@ session_spans as (
 
 final as (
     select
-        s.session_id,
-        s.spans,                                -- call + trim + boundary-shift spans
-        s.first_span_at,
-        s.last_span_at,
-        s.first_day,
-        s.days,                                 -- distinct days with spans
-        s.runs,                                 -- distinct service.instance.id
-        s.run_id,                               -- the (first) run, for grouping
-        s.services,
-        s.service_name,
-        s.prompt_versions,
-        s.prompt_version,                       -- the (first) prompt version
-        s.models,
-        s.model,
+        s.session_id as session_id,
+        s.spans as spans,                       -- call + trim + boundary-shift spans
+        s.first_span_at as first_span_at,
+        s.last_span_at as last_span_at,
+        s.first_day as first_day,
+        s.days as days,                         -- distinct days with spans
+        s.runs as runs,                         -- distinct service.instance.id
+        s.run_id as run_id,                     -- the (first) run, for grouping
+        s.services as services,
+        s.service_name as service_name,
+        s.prompt_versions as prompt_versions,
+        s.prompt_version as prompt_version,     -- the (first) prompt version
+        s.models as models,
+        s.model as model,
         coalesce(c.calls, 0) as calls,
         coalesce(c.calls_with_history, 0) as calls_with_history, -- history non-empty at start
         coalesce(c.history_reading_calls, 0) as history_reading_calls,
@@ -200,8 +200,8 @@ final as (
         coalesce(h.boundary_shifts, 0) as boundary_shifts,
         coalesce(h.later_needs, 0) as later_needs,          -- shifts after the first need
         coalesce(h.same_task_reemits, 0) as same_task_reemits,
-        s.sampling_marked_spans,                -- spans with a head-sampling marker
-        s.min_sampling_probability
+        s.sampling_marked_spans as sampling_marked_spans, -- spans with a head-sampling marker
+        s.min_sampling_probability as min_sampling_probability
     from session_spans as s
     left join call_counts as c on c.session_id = s.session_id
     left join boilerplate_counts as b on b.session_id = s.session_id

@@ -20,14 +20,16 @@ params as (
     where name = 'boilerplate_min_other_sessions'
 ),
 
+-- The table alias is `shape`, not `shapes`: ClickHouse lets the output
+-- alias `shapes` below capture a table alias of that name.
 members as (
     select
-        shapes.*,
-        coalesce(registry.cluster_id, shapes.fingerprint) as cluster_id,
+        shape.*,
+        coalesce(registry.cluster_id, shape.fingerprint) as cluster_id,
         coalesce(registry.is_leader, true) as is_leader,
         registry.similarity
-    from session_fingerprints as shapes
-    left join shape_cluster_members as registry on registry.fingerprint = shapes.fingerprint
+    from session_fingerprints as shape
+    left join shape_cluster_members as registry on registry.fingerprint = shape.fingerprint
 ),
 
 per_cluster as (
@@ -63,26 +65,26 @@ ranked_examples as (
 
 final as (
     select
-        per_cluster.cluster_id,
-        per_cluster.shapes,                         -- distinct exact fingerprints (members)
-        per_cluster.calls,                          -- history-reading calls of its shapes
-        per_cluster.sessions,                       -- distinct sessions using any of them
+        per_cluster.cluster_id as cluster_id,
+        per_cluster.shapes as shapes,               -- distinct exact fingerprints (members)
+        per_cluster.calls as calls,                 -- history-reading calls of its shapes
+        per_cluster.sessions as sessions,           -- distinct sessions using any of them
         per_cluster.sessions - 1 as other_sessions,
         per_cluster.sessions - 1 >= params.min_other_sessions as is_boilerplate,
-        per_cluster.contextview_shaped_calls,
-        per_cluster.min_similarity,                 -- least similar member to the leader
-        per_cluster.mean_similarity,
-        per_cluster.first_seen,
-        per_cluster.last_seen,
+        per_cluster.contextview_shaped_calls as contextview_shaped_calls,
+        per_cluster.min_similarity as min_similarity, -- least similar member to the leader
+        per_cluster.mean_similarity as mean_similarity,
+        per_cluster.first_seen as first_seen,
+        per_cluster.last_seen as last_seen,
         ex.fingerprint as example_fingerprint,
         ex.session_id as example_session_id,
-        ex.example_trace_id,
-        ex.example_span_id,
-        ex.example_role,
-        ex.example_language,
-        ex.example_code,                            -- NULL unless content capture was on
-        ex.example_ops,
-        ex.example_at
+        ex.example_trace_id as example_trace_id,
+        ex.example_span_id as example_span_id,
+        ex.example_role as example_role,
+        ex.example_language as example_language,
+        ex.example_code as example_code,            -- NULL unless content capture was on
+        ex.example_ops as example_ops,
+        ex.example_at as example_at
     from per_cluster
     cross join params
     join ranked_examples as ex

@@ -51,17 +51,29 @@ calls_by_call_id as (
     where call_rank = 1
 ),
 
-linked as (
+-- One join per CTE: with two joins in one SELECT, ClickHouse names the
+-- columns of `child.*` `child.<name>`, and later CTEs could not find them.
+linked_by_call as (
     select
         child.*,
-        coalesce(by_call.trace_id, by_span.trace_id) as caller_trace_id,
-        coalesce(by_call.span_id, by_span.span_id) as caller_span_id,
-        coalesce(by_call.call_id, by_span.call_id) as caller_call_id,
-        coalesce(by_call.role, by_span.role) as caller_role_found
+        by_call.trace_id as by_call_trace_id,
+        by_call.span_id as by_call_span_id,
+        by_call.call_id as by_call_call_id,
+        by_call.role as by_call_role
     from calls_by_span as child
     left join calls_by_call_id as by_call
         on by_call.session_id = child.session_id
         and by_call.call_id = child.parent_call_id
+),
+
+linked as (
+    select
+        child.*,
+        coalesce(child.by_call_trace_id, by_span.trace_id) as caller_trace_id,
+        coalesce(child.by_call_span_id, by_span.span_id) as caller_span_id,
+        coalesce(child.by_call_call_id, by_span.call_id) as caller_call_id,
+        coalesce(child.by_call_role, by_span.role) as caller_role_found
+    from linked_by_call as child
     left join calls_by_span as by_span
         on child.parent_call_id is null
         and by_span.session_id = child.session_id

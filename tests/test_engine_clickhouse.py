@@ -1,0 +1,158 @@
+"""The evidence on ClickHouse (chdb in-process) equals the evidence on DuckDB.
+
+Every test loads the same spans into DuckDB's contract table and into the
+ClickHouse exporter's ``otel_traces`` (Map attributes, Nested events,
+DateTime64(9)), refreshes both, and compares: evidence tables row for row
+(types normalised, engine-local columns left out), audits, and the verdict
+the unchanged report code computes from each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+import yaml
+
+pytest.importorskip("chdb")
+
+from recurscope.pipeline.errors import PipelineError
+from recurscope.pipeline.evidence import clickhouse as ch
+from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.testing import (
+    create_otel_traces_table,
+    insert_span_specs,
+    insert_synthetic_spans,
+)
+from recurscope.pipeline.verdict.report import build_report
+from recurscope.pipeline.verdict.rule import default_preregistration_path
+
+CASES = sorted(Path(__file__).with_name("sql_cases").glob("*.yaml"))
+
+
+@pytest.fixture
+def chdb_client() -> Iterator[ch.ClickHouseClient]:
+    client = ch.connect("chdb://")
+    ch.create_otel_traces(client)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _duck_with(sessions: int = 0, specs: list[dict[str, Any]] | None = None) -> Any:
+    con = duckdb.connect()
+    create_otel_traces_table(con)
+    if sessions:
+        insert_synthetic_spans(con, sessions=sessions, seed=5)
+    if specs:
+        insert_span_specs(con, specs)
+    return con
+
+
+@pytest.mark.slow
+def test_every_evidence_table_is_identical_on_synthetic_spans(
+    chdb_client: ch.ClickHouseClient,
+) -> None:
+    """Span models, session models and the cluster registry hold the same rows on both engines."""
+    con = _duck_with(sessions=80)
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con)
+    result = ch.refresh(chdb_client)
+    assert result.mode == "full" and result.sessions == 80
+    assert ch.evidence_differences(con, chdb_client) == {}
+    assert int(chdb_client.arrow("SELECT count() FROM recurscope.delegations").column(0)[0].as_py())
+    assert {name: rows for name, rows in ch.run_audits(chdb_client).items() if rows} == {}
+
+
+@pytest.mark.parametrize("case_path", CASES, ids=[p.stem for p in CASES])
+def test_each_sql_case_gives_identical_evidence(
+    case_path: Path, chdb_client: ch.ClickHouseClient
+) -> None:
+    """The hand-written edge cases (same-role walk, missing sessions, odd attributes) agree."""
+    case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
+    s_value = (case.get("params") or {}).get("min_other_sessions", 4)
+    con = _duck_with(specs=case.get("spans") or [])
+    evidence.refresh(con, min_other_sessions=s_value)
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client, min_other_sessions=s_value)
+    assert ch.evidence_differences(con, chdb_client) == {}
+
+
+@pytest.mark.slow
+def test_incremental_refresh_replaces_day_partitions_and_matches_duckdb(
+    chdb_client: ch.ClickHouseClient,
+) -> None:
+    """New spans on later days: only their day partitions are rebuilt, with no mutations."""
+    con = _duck_with(sessions=40)
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client)
+    mark = con.execute('SELECT max("Timestamp") FROM otel_traces').fetchall()[0][0]
+    insert_synthetic_spans(con, sessions=25, seed=5, first_session=40, spacing_seconds=5000)
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con, where=f"\"Timestamp\" > TIMESTAMP '{mark}'")
+    result = ch.refresh(chdb_client)
+    assert result.mode == "incremental"
+    assert 1 <= result.days_replaced < 6
+    assert ch.evidence_differences(con, chdb_client) == {}
+    mutations = chdb_client.arrow(
+        "SELECT count() FROM system.mutations WHERE database = 'recurscope'"
+    )
+    assert mutations.column(0)[0].as_py() == 0
+    # Nothing new: at most the watermark's own day is rebuilt, and nothing changes.
+    again = ch.refresh(chdb_client, lateness_seconds=0)
+    assert again.mode == "incremental" and again.days_replaced <= 1
+    assert ch.evidence_differences(con, chdb_client) == {}
+
+
+@pytest.mark.slow
+def test_the_verdict_is_identical_on_both_engines(chdb_client: ch.ClickHouseClient) -> None:
+    """The unchanged report code gives the same verdicts from ClickHouse's evidence as DuckDB's."""
+    con = _duck_with(sessions=120)
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client)
+    replica = ch.evidence_replica(chdb_client)
+
+    def report(connection: Any) -> Any:
+        result = build_report(
+            connection,
+            default_preregistration_path(),
+            detector_quality_path=None,
+            include_simulated=True,
+        )
+        return dataclasses.replace(result, generated_at="", notes=())
+
+    duck, click = report(con), report(replica)
+    assert duck.verdicts and duck.verdicts == click.verdicts
+    assert duck.primary == click.primary
+    assert duck.descriptive == click.descriptive
+    assert duck.window == click.window
+    assert duck.boilerplate == click.boilerplate
+
+
+def test_a_dsn_of_another_kind_says_which_forms_exist() -> None:
+    """A DSN that is not ClickHouse's fails before any connection, naming the accepted forms."""
+    with pytest.raises(PipelineError, match=r"clickhouse://USER:PASSWORD@HOST:8123"):
+        ch.connect("postgres://user:secret@db:5432/x")
+
+
+def test_an_unreachable_server_says_what_to_check_without_the_password() -> None:
+    """A server that does not answer: the error names host, port and ping, and hides the password."""
+    pytest.importorskip("clickhouse_connect")
+    with pytest.raises(PipelineError, match=r"Cannot reach ClickHouse") as info:
+        ch.connect("clickhouse://reader:s3cret@127.0.0.1:1/default")
+    assert "s3cret" not in str(info.value) and "ping" in str(info.value)
+
+
+def test_evidence_before_any_refresh_is_an_error_saying_how_to_refresh(
+    chdb_client: ch.ClickHouseClient,
+) -> None:
+    """Reading evidence that was never built tells the user to refresh first."""
+    with pytest.raises(PipelineError, match="--refresh"):
+        ch.evidence_replica(chdb_client)
