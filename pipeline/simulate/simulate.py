@@ -47,9 +47,9 @@ class SimulationReport:
 
     Fields: ``scenario`` (its name), ``engine`` (``smolagents`` or
     ``fast``), ``seed``, ``sessions``, ``runs``, ``days`` and ``seeds``
-    (distinct ``recurscope.seed`` values: one per run), ``spans`` handed to
-    the destination, ``export_failures`` (batches the exporter refused, or
-    spans that could not be placed), ``extra_steps`` (steps an agent asked
+    (distinct ``recurscope.seed`` values: one per run), ``spans`` exported
+    (all of them: an export that fails raises :class:`SimulateError`),
+    ``extra_steps`` (steps an agent asked
     for beyond the plan: a program that failed), ``own_families_reused``
     (sessions given an own family already used by four: beyond it, own
     shapes may recur), ``drawn`` (what the plans drew, to compare with the
@@ -64,7 +64,6 @@ class SimulationReport:
     days: int
     seeds: int
     spans: int
-    export_failures: int
     extra_steps: int
     own_families_reused: int
     drawn: Tally
@@ -91,7 +90,8 @@ def simulate(
 
     Raises:
         SimulateError: both or neither of ``out`` and ``endpoint``, a bad
-            endpoint, a folder for ``out``, smolagents missing without ``fast``.
+            endpoint, a folder for ``out``, smolagents missing without
+            ``fast``, or an export that failed (the simulation stops there).
         ValueError: ``sessions`` below 1.
     """
     count = scenario.sessions if sessions is None else sessions
@@ -124,12 +124,21 @@ def simulate(
                 tally.add(plan)
                 destination.place(plan.session_id, plan.start)
                 extra += run_session(plan, provider, counter, room=scenario.room)
+                if destination.failures:
+                    break  # the destination refuses spans: stop rather than simulate for nothing
                 if on_session is not None:
                     on_session()
         finally:
             if provider is not None:
                 provider.shutdown()
-        spans, failures = destination.spans, destination.failures
+        spans = destination.spans
+        if destination.failures:
+            where = destination.out or destination.endpoint
+            hint = "" if destination.out else " (is recurscope serve running there?)"
+            raise SimulateError(
+                f"could not export spans to {where}{hint}; stopped after {tally.sessions:,} of "
+                f"{count:,} sessions with {spans:,} spans exported (the log above says why)"
+            )
         target = str(destination.out) if destination.out is not None else str(destination.endpoint)
     return SimulationReport(
         scenario=scenario.name,
@@ -140,7 +149,6 @@ def simulate(
         days=len({run.day for run in runs}),
         seeds=len({run.seed for run in runs}),
         spans=spans,
-        export_failures=failures,
         extra_steps=extra,
         own_families_reused=owns.reused,
         drawn=dataclasses.replace(tally),

@@ -133,8 +133,8 @@ class Destination:
 
     ``placements`` maps a session id to (the wall-clock nanoseconds it began
     recording, its planned start); :meth:`place` fills it. ``spans`` counts
-    spans handed over, ``failures`` export batches that failed (or spans that
-    could not be placed).
+    spans exported, ``dropped`` spans not exported, ``failures`` export
+    batches that failed (or spans that could not be placed).
     """
 
     def __init__(self, *, out: str | Path | None = None, endpoint: str | None = None) -> None:
@@ -144,6 +144,7 @@ class Destination:
         self.endpoint = _traces_url(endpoint) if endpoint is not None else None
         self.placements: dict[str, tuple[int, int]] = {}
         self.spans = 0
+        self.dropped = 0
         self.failures = 0
         self._stream: IO[str] | None = None
         self._exporter: SpanExporter
@@ -181,16 +182,25 @@ class Destination:
         return provider
 
     def export(self, batch: Sequence[ReadableSpan]) -> bool:
+        """Hand a batch to the exporter; after a failure, later batches are dropped at once.
+
+        (An OTLP exporter retries a dead endpoint for seconds per batch; the
+        simulation checks :attr:`failures` after each session and stops.)
+        """
         with self._lock:
+            if self.failures:
+                self.dropped += len(batch)
+                return False
             try:
                 result = self._exporter.export(batch)
             except Exception:
                 _log.warning("recurscope simulate: an export failed", exc_info=True)
                 result = SpanExportResult.FAILURE
-            self.spans += len(batch)
             if result != SpanExportResult.SUCCESS:
                 self.failures += 1
+                self.dropped += len(batch)
                 return False
+            self.spans += len(batch)
             if self._stream is not None:
                 self._stream.flush()
             return True
