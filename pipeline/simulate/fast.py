@@ -27,7 +27,9 @@ from opentelemetry.sdk.trace import TracerProvider
 
 from recurscope.instrumentation import (
     CallHandle,
+    History,
     HistoryRecord,
+    NeedTracker,
     Recorder,
     TokenCounter,
     plan_trim,
@@ -93,8 +95,8 @@ class _Agent:
     def new_memory(self) -> None:
         self.messages = []
         self.tasks = 0
-        self.recorder.history = type(self.recorder.history)()
-        self.recorder.need_tracker = type(self.recorder.need_tracker)()
+        self.recorder.history = History()  # a new memory: a new history and goal state
+        self.recorder.need_tracker = NeedTracker()
 
     def give_task(self, text: str, depth: int, parent: str | None) -> None:
         """A task enters memory: its need (before its message), its message and its record."""
@@ -136,6 +138,8 @@ class _Agent:
 
 
 class _Session:
+    """One planned session: the lead, its two managed agents, the budget; :meth:`run` records it."""
+
     def __init__(
         self, plan: SessionPlan, provider: TracerProvider, counter: TokenCounter, room: int
     ) -> None:
