@@ -156,3 +156,86 @@ def test_evidence_before_any_refresh_is_an_error_saying_how_to_refresh(
     """Reading evidence that was never built tells the user to refresh first."""
     with pytest.raises(PipelineError, match="--refresh"):
         ch.evidence_replica(chdb_client)
+
+
+@pytest.mark.slow
+def test_the_clickhouse_connect_path_over_http_gives_the_same_evidence() -> None:
+    """The server client (clickhouse-connect over HTTP) loads, refreshes and reads like chdb.
+
+    No ClickHouse server runs here: ``chdb_http`` answers ClickHouse's HTTP
+    interface from chdb, so the driver's real requests (settings and
+    ``database`` in the URL, parameters, Arrow inserts and answers) are what
+    is tested.
+    """
+    pytest.importorskip("clickhouse_connect")
+    from chdb_http import ChdbHttpServer
+
+    con = _duck_with(sessions=30)
+    evidence.refresh(con)
+    with ChdbHttpServer() as server:
+        client = ch.connect(server.dsn + "?compress=false")
+        assert type(client).__name__ == "_ServerClient"
+        ch.create_otel_traces(client)
+        ch.load_spans(client, con)
+        assert ch.refresh(client).mode == "full"
+        assert ch.evidence_differences(con, client) == {}
+        client.close()
+
+
+@pytest.mark.slow
+def test_report_engine_clickhouse_refreshes_and_reports_what_duckdb_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``recurscope report --engine clickhouse --dsn chdb://PATH --refresh`` gives DuckDB's verdicts."""
+    import json
+
+    from recurscope.cli import main
+
+    con = _duck_with(sessions=60)
+    evidence.refresh(con)
+    store = tmp_path / "ch"
+    client = ch.connect(f"chdb://{store}")
+    ch.create_otel_traces(client)
+    ch.load_spans(client, con)
+    client.close()
+    args = ["--include-simulated", "--format", "json", "--detector-quality", ""]
+    code = main(
+        ["report", "--engine", "clickhouse", "--dsn", f"chdb://{store}", "--refresh", *args]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    click = json.loads(out)
+    duck = build_report(
+        con, default_preregistration_path(), detector_quality_path=None, include_simulated=True
+    )
+    assert [(v["primitive"], v["outcome"]) for v in click["verdicts"]] == [
+        (v.primitive, v.outcome) for v in duck.verdicts
+    ]
+    assert [(r["name"], r["estimate"], r["lower"], r["upper"]) for r in click["primary"]] == [
+        (r.name, r.estimate, r.lower, r.upper) for r in duck.primary
+    ]
+    # Read again without refreshing: the evidence stayed in ClickHouse.
+    assert main(["sessions", "--engine", "clickhouse", "--dsn", f"chdb://{store}"]) in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["report", "--engine", "clickhouse", "--dsn", "mysql://h/x"], 1, "not a ClickHouse DSN"),
+        (["report", "--engine", "clickhouse"], 2, "needs --dsn"),
+        (["export", "--dsn", "chdb://", "--out", "x"], 2, "go with --engine clickhouse"),
+    ],
+)
+def test_engine_flags_that_cannot_work_say_what_to_do(
+    argv: list[str],
+    code: int,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A wrong DSN is a runtime error (1); a missing or misplaced flag a usage error (2)."""
+    from recurscope.cli import main
+
+    monkeypatch.delenv("RECURSCOPE_CLICKHOUSE_DSN", raising=False)
+    assert main(argv) == code
+    assert message in capsys.readouterr().err

@@ -36,10 +36,12 @@ unchanged.
 
 from __future__ import annotations
 
+import logging
 import re
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,16 +56,24 @@ from . import models as _models
 from .clusters import DEFAULT_CLUSTERS, REGISTRY, ClusterSettings, assign_shape_clusters
 
 __all__ = [
+    "DEFAULT_DATABASE",
+    "ENGINE_LOCAL_COLUMNS",
+    "EVIDENCE_TABLES",
     "SETTINGS",
     "ClickHouseClient",
     "ClickHouseRefresh",
     "connect",
     "create_otel_traces",
+    "evidence_differences",
     "evidence_replica",
     "install_dialect",
     "load_spans",
+    "normalized_rows",
+    "open_evidence",
+    "raw_table",
     "refresh",
     "run_audits",
+    "table_differences",
 ]
 
 SETTINGS: Final[Mapping[str, object]] = {
@@ -158,6 +168,10 @@ class _ServerClient:
                 "pip install 'recurscope[clickhouse]'."
             ) from None
         self.dsn = dsn
+        # The driver logs a failed first request itself; the error below says it better.
+        driver_log = logging.getLogger("clickhouse_connect")
+        level = driver_log.level
+        driver_log.setLevel(logging.CRITICAL)
         try:
             self._client = clickhouse_connect.get_client(
                 dsn=dsn, settings=dict(SETTINGS), connect_timeout=10
@@ -168,6 +182,8 @@ class _ServerClient:
                 "(8123 for HTTP, 8443 for HTTPS), user and password in --dsn, and that the "
                 "server is up (curl http://HOST:8123/ping answers 'Ok.')."
             ) from None
+        finally:
+            driver_log.setLevel(level)
 
     def command(self, sql: str, params: Mapping[str, object] | None = None) -> None:
         self._client.command(sql, parameters=dict(params) if params else None)
@@ -750,3 +766,62 @@ def evidence_differences(
         if problem:
             found[name] = problem
     return found
+
+
+def raw_table(dsn: str) -> str:
+    """The exporter's table a DSN points at: ``<database>.otel_traces`` (``default`` when unnamed)."""
+    parts = urlsplit(dsn)
+    if parts.scheme.lower() == "chdb":
+        return "default.otel_traces"
+    database = parts.path.strip("/") or "default"
+    if not re.fullmatch(r"\w+", database):
+        raise PipelineError(
+            f"--dsn names database {database!r}: use letters, digits and _ only "
+            "(the database the Collector's exporter writes otel_traces to)."
+        )
+    return f"{database}.otel_traces"
+
+
+@contextmanager
+def open_evidence(
+    dsn: str,
+    *,
+    refresh_first: bool = False,
+    database: str = DEFAULT_DATABASE,
+    min_other_sessions: int = _models.DEFAULT_MIN_OTHER_SESSIONS,
+    clusters: ClusterSettings = DEFAULT_CLUSTERS,
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The ClickHouse evidence at ``dsn`` as an in-memory DuckDB (see :func:`evidence_replica`).
+
+    ``refresh_first`` brings the evidence up to date inside ClickHouse first
+    (it needs rights to create databases, tables and functions); otherwise the
+    evidence is read as the last refresh left it.
+    """
+    client = connect(dsn)
+    try:
+        if refresh_first:
+            raw = raw_table(dsn)
+            tables = client.arrow(
+                "SELECT count() FROM system.tables WHERE database = {db:String} "
+                "AND name = 'otel_traces'",
+                {"db": raw.split(".")[0]},
+            )
+            if not tables.column(0)[0].as_py():
+                raise PipelineError(
+                    f"No {raw} at {_redacted(dsn)}: point --dsn at the database the "
+                    "Collector's ClickHouse exporter writes to (its `database` option)."
+                )
+            refresh(
+                client,
+                raw=raw,
+                database=database,
+                min_other_sessions=min_other_sessions,
+                clusters=clusters,
+            )
+        con = evidence_replica(client, database)
+    finally:
+        client.close()
+    try:
+        yield con
+    finally:
+        con.close()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from recurscope.cli._options import UsageError, command, note_snapshot, parse_when_arg
+from recurscope.cli._engine import reader
+from recurscope.cli._options import UsageError, command, parse_when_arg
 from recurscope.cli.report import add_common_arguments, filters, write_output
-from recurscope.pipeline.store.locking import read_connection
 from recurscope.pipeline.verdict.compare import DIMENSIONS, compare
 
 
@@ -21,8 +21,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
             "give either --by DIMENSION or --split-date WHEN, not both (a date split groups by time)"
         )
     selection = filters(args)
-    with read_connection(args.db) as view:
-        note_snapshot(view, "compare")
+    with reader(args, "compare") as view:
         result = compare(
             view.connection,
             args.by or "date",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from recurscope.cli._engine import add_engine_options, reader
 from recurscope.cli._options import add_db_option, command
 from recurscope.pipeline.store.export import (
     COMPRESSIONS,
     ExportReport,
     export_tables,
 )
-from recurscope.pipeline.store.locking import read_connection
 
 
 def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +30,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the Parquet files")
     add_db_option(parser, read_only=True)
+    add_engine_options(parser)
     parser.add_argument(
         "--table",
         action="append",
@@ -54,7 +55,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 @command("export")
 def run_export_command(args: argparse.Namespace) -> int:
     """The ``export`` command: 0 on success, 1 when the store or the folder fails."""
-    with read_connection(args.db) as view:
+    with reader(args, "export") as view:
         report = export_tables(
             view.connection,
             args.out,

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from recurscope.cli._engine import add_engine_options, reader
 from recurscope.cli._options import (
     EXIT_FAILURE,
     add_db_option,
@@ -18,10 +19,8 @@ from recurscope.cli._options import (
     check_window,
     command,
     fail,
-    note_snapshot,
 )
 from recurscope.pipeline.store.database import resolve_db_path
-from recurscope.pipeline.store.locking import read_connection
 from recurscope.pipeline.verdict.report import (
     DEFAULT_DETECTOR_QUALITY,
     build_report,
@@ -46,6 +45,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--prompt-version", default=None, help="exploratory: spans of one prompt version"
     )
     add_include_simulated_option(parser)
+    add_engine_options(parser)
 
 
 def filters(args: argparse.Namespace) -> dict[str, Any]:
@@ -74,7 +74,7 @@ def write_output(text: str, out: str | None) -> None:
 def run_report_command(args: argparse.Namespace) -> int:
     """The ``report`` command: 0 with a report, 1 when the store fails or a filter selects nothing."""
     selection = filters(args)
-    db = str(resolve_db_path(args.db))
+    db = str(resolve_db_path(args.db)) if args.engine == "duckdb" else None
     prereg = args.prereg or str(default_preregistration_path())
     quality = args.detector_quality
     measured = None
@@ -85,8 +85,7 @@ def run_report_command(args: argparse.Namespace) -> int:
             measured = measure_detector_quality()
     # The one reader path (docs/concurrency.md): the live file, or the
     # latest snapshot while a writer holds it; never a lock error.
-    with read_connection(db) as view:
-        note_snapshot(view, "report")
+    with reader(args, "report", db) as view:
         report = build_report(
             view.connection,
             prereg,
@@ -95,7 +94,7 @@ def run_report_command(args: argparse.Namespace) -> int:
             detector_quality_source="measured now on the labelled corpus"
             if measured is not None
             else None,
-            database=db,
+            database=db if db is not None else view.describe(),
             **selection,
         )
         if report.scope.exploratory and not report.window.sessions:
@@ -121,7 +120,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         ),
         epilog=(
             "example: recurscope report --db data/recurscope.duckdb --format md --out verdict.md\n"
-            "         recurscope report --since 30d --role coder --format json"
+            "         recurscope report --since 30d --role coder --format json\n"
+            "         recurscope report --engine clickhouse --dsn clickhouse://u:p@ch:8123/otel "
+            "--refresh"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from recurscope.cli import _options
+from recurscope.cli._engine import add_engine_options, reader
 from recurscope.pipeline.evidence.inspect import (
     SessionFilter,
     SessionSummary,
@@ -22,7 +23,6 @@ from recurscope.pipeline.evidence.inspect import (
     list_sessions,
 )
 from recurscope.pipeline.store.database import resolve_db_path
-from recurscope.pipeline.store.locking import read_connection
 
 ORIGINS = ("observed", "simulated", "replayed")
 DEFAULT_LIMIT = 50
@@ -80,8 +80,8 @@ def _run(args: argparse.Namespace) -> int:
     flt = SessionFilter.of(
         since=args.since, until=args.until, origins=args.origin or None, service=args.service
     )
-    with read_connection(resolve_db_path(args.db)) as view:
-        _options.note_snapshot(view, "sessions")
+    db = resolve_db_path(args.db) if args.engine == "duckdb" else None
+    with reader(args, "sessions", None if db is None else str(db)) as view:
         # One more than shown: to say that the list was cut.
         rows = list_sessions(
             view.connection,
@@ -128,6 +128,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _options.add_db_option(parser, read_only=True)
+    add_engine_options(parser)
     _options.add_window_options(parser, what="sessions with spans")
     parser.add_argument(
         "--origin",
