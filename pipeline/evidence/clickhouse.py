@@ -73,6 +73,7 @@ __all__ = [
     "raw_table",
     "refresh",
     "run_audits",
+    "session_spine",
     "table_differences",
 ]
 
@@ -684,6 +685,14 @@ def evidence_replica(
         con.register("replica_in", data)
         con.execute(f"CREATE TABLE {name} AS SELECT * FROM replica_in")
         con.unregister("replica_in")
+    # The refresh log, numbered as DuckDB's: readers check which SQL built the tables.
+    log = _naive(client.arrow(f"SELECT * FROM {database}.evidence_refresh_log"))
+    con.register("replica_in", log)
+    con.execute(
+        f"CREATE TABLE {_models.REFRESH_LOG} AS SELECT row_number() OVER "
+        "(ORDER BY refreshed_at) AS seq, * FROM replica_in"
+    )
+    con.unregister("replica_in")
     return con
 
 
@@ -782,6 +791,76 @@ def raw_table(dsn: str) -> str:
     return f"{database}.otel_traces"
 
 
+def _string_literal(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _time_literal(value: datetime | None) -> str:
+    return "NULL" if value is None else f"toDateTime64({_string_literal(_param_time(value))}, 9)"
+
+
+def session_spine(
+    client: ClickHouseClient,
+    raw: str,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    service: str | None = None,
+    origins: tuple[str, ...] | None = None,
+) -> pa.Table:
+    """One row per session of ``raw``, computed in ClickHouse: what ``recurscope sessions`` lists.
+
+    The ClickHouse twin of ``inspect._SESSIONS_SQL`` with the filter decided
+    here (``in_window``, ``of_service``, ``of_origin``), so only one row per
+    session leaves ClickHouse (``inspect.SESSION_SPINE``).
+    """
+    install_dialect(client)
+    session = "attr_str(SpanAttributes, 'gen_ai.conversation.id')"
+    since_at, until_at = _time_literal(since), _time_literal(until)
+    wanted_origins = (
+        "NULL" if origins is None else "[" + ", ".join(map(_string_literal, origins)) + "]"
+    )
+    service_value = "NULL" if service is None else _string_literal(service)
+    table = client.arrow(
+        f"""
+        WITH spans AS (
+            SELECT
+                {session} AS session_id,
+                Timestamp AS started_at,
+                nullIf(toString(ServiceName), '') AS service_name,
+                coalesce(attr_str(ResourceAttributes, 'recurscope.origin'), 'observed') AS origin,
+                toString(SpanName) AS span_name,
+                SpanName IN ({_models.SPAN_NAME_LIST}) AS is_recurscope,
+                SpanId AS span_id
+            FROM {raw}
+            WHERE {session} IS NOT NULL
+        )
+        SELECT
+            assumeNotNull(session_id) AS session_id,
+            min(started_at) AS first_span_at,
+            max(started_at) AS last_span_at,
+            toInt64(count()) AS spans,
+            toInt64(countIf(span_name = 'recurscope.call')) AS calls,
+            toInt64(countIf(span_name = 'recurscope.trim')) AS plannings,
+            toInt64(countIf(span_name = 'recurscope.goal.boundary_shift')) AS boundary_shifts,
+            toInt64(countIf(is_recurscope)) AS recurscope_spans,
+            toInt64(sumIf(span_checksum(span_id), is_recurscope)) AS span_checksum,
+            toInt64(uniqExact(service_name)) AS services,
+            arraySort(groupUniqArray(service_name)) AS service_names,
+            arraySort(if(countIf(is_recurscope) > 0,
+                         groupUniqArrayIf(origin, is_recurscope),
+                         groupUniqArray(origin))) AS origins,
+            max(({since_at} IS NULL OR started_at >= {since_at})
+                AND ({until_at} IS NULL OR started_at < {until_at})) = 1 AS in_window,
+            {service_value} IS NULL OR max(service_name = {service_value}) = 1 AS of_service,
+            {wanted_origins} IS NULL OR hasAny(origins, {wanted_origins}) AS of_origin
+        FROM spans
+        GROUP BY session_id
+        """
+    )
+    return _naive(table)
+
+
 @contextmanager
 def open_evidence(
     dsn: str,
@@ -790,12 +869,15 @@ def open_evidence(
     database: str = DEFAULT_DATABASE,
     min_other_sessions: int = _models.DEFAULT_MIN_OTHER_SESSIONS,
     clusters: ClusterSettings = DEFAULT_CLUSTERS,
+    session_filter: Mapping[str, Any] | None = None,
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """The ClickHouse evidence at ``dsn`` as an in-memory DuckDB (see :func:`evidence_replica`).
 
     ``refresh_first`` brings the evidence up to date inside ClickHouse first
     (it needs rights to create databases, tables and functions); otherwise the
-    evidence is read as the last refresh left it.
+    evidence is read as the last refresh left it. ``session_filter``
+    (``since``, ``until``, ``service``, ``origins``) adds the session spine
+    ``recurscope sessions`` lists, computed in ClickHouse for that filter.
     """
     client = connect(dsn)
     try:
@@ -819,6 +901,13 @@ def open_evidence(
                 clusters=clusters,
             )
         con = evidence_replica(client, database)
+        if session_filter is not None:
+            from .inspect import SESSION_SPINE
+
+            spine = session_spine(client, raw_table(dsn), **session_filter)
+            con.register("spine_in", spine)
+            con.execute(f"CREATE TABLE {SESSION_SPINE} AS SELECT * FROM spine_in")
+            con.unregister("spine_in")
     finally:
         client.close()
     try:

@@ -481,6 +481,28 @@ final as (
 select * from final
 """
 
+SESSION_SPINE: Final = "session_spine"
+"""A table standing in for the spine query where raw spans are elsewhere (ClickHouse).
+
+One row per session with the spine's columns and ``in_window``,
+``of_service``, ``of_origin`` already decided for the filter in use
+(``clickhouse.session_spine`` computes it where the spans are).
+"""
+
+
+def _spine_sql(tables: _Tables) -> str:
+    """The per-session spine: from raw spans, or the precomputed ``session_spine``."""
+    if "otel_traces" not in tables.present and SESSION_SPINE in tables.present:
+        # The filter was applied when the spine was computed; the parameters
+        # are named only so the statement takes the same ones.
+        return (
+            f"SELECT * FROM {tables.q(SESSION_SPINE)} WHERE coalesce("
+            "CAST($since AS VARCHAR), CAST($until AS VARCHAR), CAST($service AS VARCHAR), "
+            "CAST($origins AS VARCHAR)) IS NULL OR TRUE"
+        )
+    return _SESSIONS_SQL.format(otel_traces=tables.require("otel_traces"))
+
+
 _SESSION_COLUMNS: Final = (
     "session_id, first_span_at, last_span_at, spans, calls, plannings, boundary_shifts, "
     "recurscope_spans, span_checksum, services, service_names, origins"
@@ -552,7 +574,7 @@ def list_sessions(
     try:
         install_dialect(cur)
         tables = _Tables.of(cur)
-        spine = _SESSIONS_SQL.format(otel_traces=tables.require("otel_traces"))
+        spine = _spine_sql(tables)
         cur.execute(
             f"CREATE TEMP TABLE inspect_sessions AS SELECT {_SESSION_COLUMNS} FROM ({spine}) "
             "WHERE in_window AND of_service AND of_origin "
@@ -637,7 +659,7 @@ def _evidence_counts(
         "WHERE recurscope_spans > 0 "
         "AND session_id NOT IN (SELECT session_id FROM inspect_current)"
     )
-    if _scalar(cur, "SELECT count(*) FROM inspect_stale"):
+    if "otel_traces" in tables.present and _scalar(cur, "SELECT count(*) FROM inspect_stale"):
         # A view, not a copy: the models then read only the columns they use
         # (a copy of whole spans, events and all, cost as much as the models).
         cur.execute(
@@ -872,7 +894,7 @@ def _origins_text(origins: tuple[str, ...]) -> str:
 def _describe_empty_sessions(
     cur: duckdb.DuckDBPyConnection, tables: _Tables, flt: SessionFilter
 ) -> str:
-    spine = _SESSIONS_SQL.format(otel_traces=tables.require("otel_traces"))
+    spine = _spine_sql(tables)
     row = cur.execute(
         f"""
         SELECT count(*),
@@ -890,7 +912,11 @@ def _describe_empty_sessions(
     if matching:
         return ""
     if not sessions:
-        spans = _scalar(cur, f"SELECT count(*) FROM {tables.q('otel_traces')}")
+        spans = (
+            _scalar(cur, f"SELECT count(*) FROM {tables.q('otel_traces')}")
+            if "otel_traces" in tables.present
+            else 0
+        )
         if not spans:
             return (
                 "no sessions: the store holds no spans yet (ingest some with "

@@ -61,8 +61,18 @@ class ClickHouseView:
 
 
 @contextmanager
-def reader(args: argparse.Namespace, name: str, db: str | None = None) -> Iterator[Any]:
-    """The read view a command uses: the DuckDB store, or ClickHouse's evidence."""
+def reader(
+    args: argparse.Namespace,
+    name: str,
+    db: str | None = None,
+    *,
+    session_filter: dict[str, Any] | None = None,
+) -> Iterator[Any]:
+    """The read view a command uses: the DuckDB store, or ClickHouse's evidence.
+
+    ``session_filter`` (``sessions``): the filter whose per-session spine
+    ClickHouse computes from its raw spans for the listing.
+    """
     engine = getattr(args, "engine", "duckdb")
     dsn = getattr(args, "dsn", None) or None
     if engine == "duckdb":
@@ -84,5 +94,9 @@ def reader(args: argparse.Namespace, name: str, db: str | None = None) -> Iterat
         raise UsageError("--db names a DuckDB store: leave it out with --engine clickhouse")
     from recurscope.pipeline.evidence.clickhouse import open_evidence
 
-    with open_evidence(dsn, refresh_first=bool(getattr(args, "refresh", False))) as con:
+    with open_evidence(
+        dsn,
+        refresh_first=bool(getattr(args, "refresh", False)),
+        session_filter=session_filter,
+    ) as con:
         yield ClickHouseView(con, dsn)

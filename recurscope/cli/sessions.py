@@ -81,7 +81,15 @@ def _run(args: argparse.Namespace) -> int:
         since=args.since, until=args.until, origins=args.origin or None, service=args.service
     )
     db = resolve_db_path(args.db) if args.engine == "duckdb" else None
-    with reader(args, "sessions", None if db is None else str(db)) as view:
+    spine_filter = {
+        "since": flt.since,
+        "until": flt.until,
+        "service": flt.service,
+        "origins": flt.origins,
+    }
+    with reader(
+        args, "sessions", None if db is None else str(db), session_filter=spine_filter
+    ) as view:
         # One more than shown: to say that the list was cut.
         rows = list_sessions(
             view.connection,
