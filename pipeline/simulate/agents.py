@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
 from typing import Any, Final
 
 from opentelemetry.sdk.trace import TracerProvider
@@ -100,7 +99,6 @@ def run_session(
     counter: TokenCounter,
     *,
     room: int,
-    on_step: Callable[[], None] | None = None,
 ) -> int:
     """Run one planned session on instrumented ``CodeAgent`` s; returns steps past the script.
 
@@ -145,9 +143,6 @@ def run_session(
                 lead.run(task.text, reset=index == 0)
             except Exception:  # the agent's own failure: the session goes on, as a host's would
                 logging.getLogger(__name__).debug("a simulated task failed", exc_info=True)
-            if on_step is not None:
-                for _ in task.steps:
-                    on_step()
     finally:
         instrumentation.uninstrument()
     return lead_model.extra + helper_model.extra + researcher_model.extra

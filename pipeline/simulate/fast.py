@@ -159,7 +159,7 @@ class _Session:
         orientation = plan_trim([], budget=0, orientation=[self.lead.system], counter=counter)
         self.budget = orientation.orientation_size + room
 
-    def run(self, on_step: Callable[[], None] | None) -> None:
+    def run(self) -> None:
         for index, task in enumerate(self.plan.tasks):
             if index == 0:
                 self.lead.new_memory()
@@ -167,8 +167,6 @@ class _Session:
             for step in task.steps:
                 self.lead.plan(self.budget, self)
                 self.step(self.lead, step.model_output(), step.code(), step)
-                if on_step is not None:
-                    on_step()
 
     def step(self, agent: _Agent, output: str, code: str, step: StepPlan | None) -> Any:
         """One code action: the call span, the program run against its view, the memory and records."""
@@ -304,8 +302,7 @@ def run_session(
     counter: TokenCounter,
     *,
     room: int,
-    on_step: Callable[[], None] | None = None,
 ) -> int:
     """Record one planned session through the ``Recorder``; returns 0 (no step beyond the plan)."""
-    _Session(plan, provider, counter, room).run(on_step)
+    _Session(plan, provider, counter, room).run()
     return 0

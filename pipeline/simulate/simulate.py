@@ -118,7 +118,8 @@ def simulate(
             for plan in plans:
                 if plan.run is not current:
                     if provider is not None:
-                        provider.shutdown()
+                        provider.shutdown()  # every span of the run is placed and exported
+                        destination.placements.clear()
                     current, provider = plan.run, destination.provider(plan.run)
                 assert provider is not None
                 tally.add(plan)
