@@ -25,6 +25,7 @@ from recurscope.cli import main as cli_main
 from recurscope.dashboards import queries
 from recurscope.instrumentation.analysis import analyze_code
 from recurscope.pipeline.evidence import models as evidence
+from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS
 from recurscope.pipeline.store.locking import open_for_writing
 from recurscope.pipeline.testing import add_synthetic_spans
 from recurscope.pipeline.verdict.headline import store_headline_intervals
@@ -446,7 +447,7 @@ def test_the_boilerplate_page_shows_a_respelled_program_as_one_cluster(
     listing = app.dataframe[0].value
     row = listing[listing["cluster_id"] == cluster_id].to_dict("records")
     assert len(row) == 1 and row[0]["shapes"] == 2 and row[0]["sessions"] == 6
-    assert 0.7 <= row[0]["min_similarity"] < 1.0
+    assert DEFAULT_CLUSTERS.threshold <= row[0]["min_similarity"] < 1.0
     # Select it: its members are the two exact shapes, the leader first, similarity shown.
     position = int(listing.index[listing["cluster_id"] == cluster_id][0])
     app.session_state["cluster_table"] = {"selection": {"rows": [position], "columns": []}}
@@ -470,7 +471,9 @@ def test_the_boilerplate_sweep_puts_the_registered_threshold_beside_the_exact_sh
     _open(app, "boilerplate")
     sweep = app.dataframe[2].value
     assert sweep["unit"].tolist() == ["exact hash", "≥ 0.5", "≥ 0.6", "≥ 0.7", "≥ 0.8", "≥ 0.9"]
-    assert sweep["registered"].tolist() == [False, False, False, True, False, False]
+    registered_unit = f"≥ {DEFAULT_CLUSTERS.threshold}"
+    assert sweep["registered"].tolist() == [u == registered_unit for u in sweep["unit"]]
+    assert sweep["registered"].sum() == 1
     registered = sweep[sweep["registered"]].iloc[0]
     assert _metric(app, "Boilerplate share") == f"{registered['share']:.1%}"
     exact = sweep.iloc[0]

@@ -17,7 +17,11 @@ from recurscope.pipeline.evidence.cluster_eval import (
 from recurscope.pipeline.evidence.clusters import ClusterSettings
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
-DEFAULT_SETS = ("data/clone-families/dev", "data/clone-families/heldout")
+DEFAULT_SETS = (
+    "data/clone-families/dev",
+    "data/clone-families/heldout",
+    "data/clone-families/heldout-2",
+)
 
 
 @command("cluster-eval", errors=(FamiliesError, PreregistrationError))
@@ -26,7 +30,8 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     folders = args.families or [f for f in DEFAULT_SETS if Path(f, "families.json").exists()]
     if not folders:
         raise FamiliesError(
-            "no families folder given and none here (data/clone-families/dev, .../heldout): "
+            "no families folder given and none here (data/clone-families/dev, .../heldout, "
+            ".../heldout-2): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -70,7 +75,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout when present)",
+        "and .../heldout, .../heldout-2 when present)",
     )
     parser.add_argument(
         "--similarity",
