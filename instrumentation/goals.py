@@ -259,6 +259,33 @@ class NeedTracker:
         return self._needs[-1].boundary_to if self._needs else None
 
     @property
+    def returned_goal(self) -> tuple[int, int] | None:
+        """Message indices ``(start, stop)`` of the earlier turns of the goal the user returned to.
+
+        Set while the current goal is a ``resumed_goal`` (or a same-task
+        re-emit of one): from the boundary where the resumed goal was first
+        declared to the boundary of the next need that was not a re-emit of
+        it, i.e. the goal's turns before the user moved on. ``plan_trim(strategy="goal_return")`` removes
+        them last; None otherwise.
+        """
+        with self._lock:
+            needs = self._needs
+            head = len(needs) - 1
+            while head > 0 and needs[head].reason == "same_task_reemit":
+                head -= 1
+            ordinal = needs[head].resumed_need if head >= 0 else None
+            if ordinal is None:
+                return None
+            resumed = ordinal - 1
+            while resumed > 0 and needs[resumed].reason == "same_task_reemit":
+                resumed -= 1  # the goal began where it was first declared
+            following = resumed + 1
+            while following < head and needs[following].reason == "same_task_reemit":
+                following += 1
+            start, stop = needs[resumed].boundary_to, needs[following].boundary_to
+            return (start, stop) if start < stop else None
+
+    @property
     def goal_changed(self) -> bool:
         """Whether the "Goal changed" orientation marker is raised."""
         return self._goal_changed

@@ -926,10 +926,13 @@ class Recorder:
         applied: bool = True,
         mark_compacted: bool | None = None,
         role: str | None = None,
+        returned_goal: tuple[int, int] | object | None = ...,
     ) -> TrimPlan:
         """Plan the context for the next model turn and record one ``recurscope.trim`` span.
 
-        ``boundary`` defaults to the need tracker's current boundary. The span
+        ``boundary`` defaults to the need tracker's current boundary, and
+        ``returned_goal`` (read by the ``goal_return`` strategy) to the
+        tracker's ``returned_goal``. The span
         is emitted whether or not anything was trimmed, so trim pressure has a
         denominator. ``applied=False`` says the model will get the untrimmed
         context (an observational plan); it is recorded as
@@ -942,6 +945,8 @@ class Recorder:
         """
         if boundary is ...:
             boundary = self.need_tracker.boundary
+        if returned_goal is ...:
+            returned_goal = self.need_tracker.returned_goal
         counter = counter or self.token_counter
         failures_before = counter.failures
         tracer = self._tracer()
@@ -969,6 +974,7 @@ class Recorder:
                 counter=counter,
                 summarizer=summarizer,
                 summarizer_timeout=summarizer_timeout,
+                returned_goal=returned_goal,  # type: ignore[arg-type]
             )
         except Exception as exc:
             errors += 1

@@ -212,7 +212,7 @@ DELEGATION_CALLER_ROLE: Final = "recurscope.delegation.caller_role"
 # --- trim --------------------------------------------------------------------
 
 TRIM_STRATEGY: Final = "recurscope.trim.strategy"
-"""Planner strategy: ``goal_aware``, ``head_tail`` or ``drop_oldest``."""
+"""Planner strategy: ``goal_aware``, ``head_tail``, ``drop_oldest`` or ``goal_return``."""
 
 TRIM_UNIT: Final = "recurscope.trim.unit"
 """Unit of every trim size and of the budget: ``tokens`` or ``bytes``."""

@@ -53,7 +53,7 @@ __all__ = [
     "plan_trim",
 ]
 
-Strategy = Literal["goal_aware", "head_tail", "drop_oldest"]
+Strategy = Literal["goal_aware", "head_tail", "drop_oldest", "goal_return"]
 Phase = Literal["fits", "pre_boundary", "goal_overflow", "no_boundary"]
 Action = Literal["dropped", "summarized"]
 Summarizer = Callable[[Sequence[Mapping[str, Any]]], str]
@@ -533,13 +533,21 @@ class _Cut:
 class _Conversation:
     """One planning's view of the sized messages: the first ``n``, a boundary, an orientation."""
 
-    __slots__ = ("boundary", "n", "orientation_size", "sized")
+    __slots__ = ("boundary", "n", "orientation_size", "returned", "sized")
 
-    def __init__(self, sized: _Sized, n: int, orientation_size: int, boundary: int | None):
+    def __init__(
+        self,
+        sized: _Sized,
+        n: int,
+        orientation_size: int,
+        boundary: int | None,
+        returned: tuple[int, int] | None = None,
+    ):
         self.sized = sized
         self.n = n
         self.orientation_size = orientation_size
         self.boundary = boundary
+        self.returned = returned
 
     @property
     def total(self) -> int:
@@ -656,6 +664,67 @@ def _pre_boundary_spans(conv: _Conversation, b: int, excess: int) -> _Spans:
     return [(0, cut)]
 
 
+def _cut_goal_return(conv: _Conversation, limit: int) -> _Cut:
+    # goal_aware, except that the earlier turns of the goal the user returned
+    # to go last among the pre-boundary messages: every other pre-boundary
+    # unit (the stale ask first, then oldest first) is removed before any of
+    # them, and they then go oldest first. When the current goal's own turns
+    # overflow, everything before the boundary goes, as in goal_aware.
+    b, returned = conv.boundary, conv.returned
+    if b is None or returned is None:
+        return _cut_goal_aware(conv, limit)
+    prefix, n = conv.sized.prefix, conv.n
+    if conv.orientation_size + prefix[n] - prefix[b] > limit:
+        return _cut_goal_aware(conv, limit)
+    excess = conv.total - limit
+    if excess <= 0:
+        return _Cut([], "pre_boundary")
+    start, stop = conv.align(returned[0], b), conv.align(returned[1], b)
+    if start >= stop:
+        return _cut_goal_aware(conv, limit)
+    order: _Spans = []
+    first_user = conv.first_user
+    if first_user is not None and first_user < b and not start <= first_user < stop:
+        order.append((first_user, min(conv.unit_end(first_user), b)))
+    order += _without([(0, start), (stop, b)], order)
+    order.append((start, stop))
+    return _Cut(_merge(_oldest_first(conv, order, excess)), "pre_boundary")
+
+
+def _without(ranges: _Spans, removed: _Spans) -> _Spans:
+    """``ranges`` minus every span of ``removed``, in order (empty pieces dropped)."""
+    out: _Spans = []
+    for lo, hi in ranges:
+        pieces = [(lo, hi)]
+        for r_lo, r_hi in removed:
+            pieces = [
+                piece
+                for p_lo, p_hi in pieces
+                for piece in ((p_lo, min(p_hi, r_lo)), (max(p_lo, r_hi), p_hi))
+                if piece[0] < piece[1]
+            ]
+        out += pieces
+    return out
+
+
+def _oldest_first(conv: _Conversation, ranges: _Spans, excess: int) -> _Spans:
+    """Remove whole ``ranges`` in order, the last one only as far as ``excess`` needs.
+
+    Within a range, units go oldest first; every range starts on a unit start.
+    """
+    prefix = conv.sized.prefix
+    spans: _Spans = []
+    for lo, hi in ranges:
+        size = prefix[hi] - prefix[lo]
+        if size >= excess:
+            cut = conv.align(bisect_left(prefix, prefix[lo] + excess, lo, hi), hi)
+            spans.append((lo, cut))
+            return spans
+        spans.append((lo, hi))
+        excess -= size
+    return spans
+
+
 def _merge(spans: _Spans) -> _Spans:
     merged: _Spans = []
     for start, stop in sorted(spans):
@@ -672,6 +741,7 @@ _CUTTERS: Final[dict[str, Callable[[_Conversation, int], _Cut]]] = {
     "drop_oldest": _cut_drop_oldest,
     "head_tail": _cut_head_tail,
     "goal_aware": _cut_goal_aware,
+    "goal_return": _cut_goal_return,
 }
 
 
@@ -736,6 +806,7 @@ def plan_trim(
     summarizer: Summarizer | None = None,
     summarizer_timeout: float = 10.0,
     sizes: Sequence[int] | None = None,
+    returned_goal: tuple[int, int] | None = None,
 ) -> TrimPlan:
     """Plan which messages to keep under ``budget``; see docs/trim.md for the algorithm.
 
@@ -746,7 +817,8 @@ def plan_trim(
         budget: size allowed for orientation + messages, in the counter's unit;
             ``<= 0`` means no limit.
         orientation: the system/goal prefix; never trimmed, counted in the budget.
-        strategy: ``goal_aware`` (default), ``head_tail`` or ``drop_oldest``.
+        strategy: ``goal_aware`` (default), ``head_tail``, ``drop_oldest`` or
+            ``goal_return`` (``goal_aware`` that removes ``returned_goal`` last).
         boundary: 0-based index of the current need's user message
             (``NeedTracker.boundary``); unusable unless ``0 < boundary < len(messages)``.
         counter: sizes messages; the process-wide :func:`default_counter` by default.
@@ -754,6 +826,10 @@ def plan_trim(
             removed messages are dropped.
         summarizer_timeout: seconds all summarizer calls of this planning may take.
         sizes: precomputed message sizes (in the counter's unit), one per message.
+        returned_goal: ``(start, stop)`` message indices of the earlier turns of
+            the goal the current need returns to (``NeedTracker.returned_goal``);
+            read by ``goal_return`` only, unusable unless
+            ``0 <= start < stop <= boundary``.
 
     Raises:
         TypeError / ValueError: for malformed arguments, saying what to pass.
@@ -767,6 +843,15 @@ def plan_trim(
         raise TypeError(
             "boundary must be a 0-based message index (NeedTracker.boundary) or None, "
             f"not {type(boundary).__name__}"
+        )
+    if returned_goal is not None and not (
+        isinstance(returned_goal, tuple)
+        and len(returned_goal) == 2
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in returned_goal)
+    ):
+        raise TypeError(
+            "returned_goal must be a (start, stop) tuple of message indices "
+            "(NeedTracker.returned_goal) or None"
         )
     if strategy not in _STRATEGIES:
         raise ValueError(
@@ -798,7 +883,12 @@ def plan_trim(
 
     n = len(messages)
     usable = boundary if boundary is not None and 0 < boundary < n else None
-    conv = _Conversation(sized, n, orientation_size, usable)
+    returned = None
+    if usable is not None and returned_goal is not None:
+        start, stop = returned_goal
+        if 0 <= start < stop <= usable:
+            returned = (start, stop)
+    conv = _Conversation(sized, n, orientation_size, usable, returned)
     finish = _Finisher(conv, strategy, counter, budget, summarizer is not None, tuple(orientation))
     if budget <= 0 or conv.total <= budget:
         return finish(_Cut([], "fits"))

@@ -260,3 +260,32 @@ def test_malformed_arguments_say_what_to_pass(tracker: NeedTracker) -> None:
     with pytest.raises(TypeError, match="mappings"):
         tracker.record_need("x", [("user", "hi")])
     assert tracker.needs == ()  # nothing recorded by failed calls
+
+
+def test_returned_goal_spans_the_resumed_goals_first_visit() -> None:
+    """A resumed goal's earlier turns: from its need's boundary to the next goal's."""
+    tracker = NeedTracker()
+    tracker.record_need("plan a trip to Mexico for the Day of the Dead festival", 0)
+    assert tracker.returned_goal is None
+    tracker.record_need("fix my python unit tests", 4)
+    tracker.record_need("fix my python unit tests please", 6)  # same task: no new goal
+    tracker.record_need("write a poem about autumn leaves", 8)
+    assert tracker.returned_goal is None
+    shift = tracker.record_need("plan a trip to Mexico for the Day of the Dead festival", 12)
+    assert shift is not None and shift.reason == "resumed_goal"
+    assert tracker.returned_goal == (0, 4)
+    # A re-emit of the resumed goal keeps it; a new goal ends it.
+    tracker.record_need("plan a trip to Mexico for the Day of the Dead festival!", 14)
+    assert tracker.returned_goal == (0, 4)
+    tracker.record_need("translate this letter into German", 16)
+    assert tracker.returned_goal is None
+
+
+def test_returned_goal_skips_the_resumed_goals_own_reemits() -> None:
+    tracker = NeedTracker()
+    tracker.record_need("write a poem about autumn leaves", 0)
+    tracker.record_need("fix my python unit tests", 2)
+    tracker.record_need("fix my python unit tests please", 4)
+    tracker.record_need("translate this letter into German", 6)
+    tracker.record_need("fix my python unit tests", 8)
+    assert tracker.returned_goal == (2, 6)

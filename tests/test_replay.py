@@ -622,7 +622,9 @@ class TestReplay:
     def test_without_a_provider_it_only_counts(self) -> None:
         """tracer_provider=None records nothing but still sums up what each strategy did."""
         report = replay([only(switching_conversation())], tracer_provider=None, budget=300)
-        assert report.spans == 0 and report.sessions == 6 and len(report.totals) == 6
+        combinations = 2 * len(STRATEGIES)  # each strategy, compaction off and on
+        assert report.spans == 0 and report.sessions == combinations
+        assert len(report.totals) == combinations
         assert all(t.plannings == 4 for t in report.totals)
 
     def test_a_conversation_without_a_user_turn_is_reported_not_replayed(self) -> None:
@@ -783,7 +785,7 @@ class TestCommand:
         finally:
             con.close()
         assert origins == [("replayed",)]
-        assert sessions == (13 * 6,)
+        assert sessions == (13 * 2 * len(STRATEGIES),)
 
     def test_input_problems_are_warnings_and_the_rest_replays(
         self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -799,7 +801,7 @@ class TestCommand:
             'recurscope replay: warning: conversation "c7", message 3: unknown role "narrator" '
             "(expected user, assistant, system, tool): message left out"
         ) in captured.err
-        assert "2 conversations, 6 user turns, 12 sessions" in captured.out
+        assert f"2 conversations, 6 user turns, {2 * 2 * len(STRATEGIES)} sessions" in captured.out
 
     def test_a_user_detector_named_on_the_command_line(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -876,7 +878,8 @@ class TestCommand:
                 assert resource[sc.ORIGIN] == "replayed"
                 for scope in resource_spans.scope_spans:
                     names.update(span.name for span in scope.spans)
-        assert names == {sc.SPAN_TRIM: 4 * 3, sc.SPAN_BOUNDARY_SHIFT: 4 * 3}
+        each = 4 * len(STRATEGIES)  # four turns, one session per strategy
+        assert names == {sc.SPAN_TRIM: each, sc.SPAN_BOUNDARY_SHIFT: each}
 
 
 @pytest.mark.slow
@@ -889,7 +892,7 @@ def test_the_demo_replays_the_samples_beside_the_simulated_sessions(tmp_path: Pa
 
     db = tmp_path / "data" / "recurscope.duckdb"
     demo = prepare_demo(db, sessions=4)
-    assert demo.replayed_sessions == 13 * 6 and demo.replayed_spans > 500
+    assert demo.replayed_sessions == 13 * 2 * len(STRATEGIES) and demo.replayed_spans > 500
     con = duckdb.connect(str(db), read_only=True)
     try:
         rows = dict(
@@ -910,7 +913,7 @@ def test_the_demo_replays_the_samples_beside_the_simulated_sessions(tmp_path: Pa
         )
     finally:
         con.close()
-    assert rows == {"simulated": 4, "replayed": 78}
+    assert rows == {"simulated": 4, "replayed": 13 * 2 * len(STRATEGIES)}
     assert days is not None and days[0] > 1
     assert comparison.sessions_a + comparison.sessions_b >= 2 * 26
     again = prepare_demo(db, sessions=4)

@@ -743,3 +743,40 @@ def test_planning_every_turn_costs_under_twice_tokenizing_once() -> None:
         if min(planning) < min(tokenizing):
             break
     assert min(planning) < min(tokenizing), (min(planning), min(tokenizing))
+
+
+def _chat(turns: int, size: int = 40) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    for i in range(turns):
+        messages.append({"role": "user", "content": f"q{i}".ljust(size, ".")})
+        messages.append({"role": "assistant", "content": f"a{i}".ljust(size, ".")})
+    return messages
+
+
+def test_goal_return_removes_the_returned_goal_last() -> None:
+    """goal A (0-3), B (4-7), C (8-15), back to A at 16: A's turns outlive B's and C's."""
+    messages = _chat(9)[:17]
+    bytes_counter = TokenCounter("bytes")
+    common: dict[str, Any] = {"budget": 400, "boundary": 16, "counter": bytes_counter}
+    aware = plan_trim(messages, strategy="goal_aware", returned_goal=(0, 4), **common)
+    back = plan_trim(messages, strategy="goal_return", returned_goal=(0, 4), **common)
+    assert aware.stale_ask_dropped and 0 not in aware.kept
+    assert set(range(4)) <= set(back.kept) and not back.stale_ask_dropped
+    assert back.phase == "pre_boundary" and back.after.total <= 400
+    assert [(s.start, s.stop) for s in back.removed] == [(4, 11)]
+    # Without a usable range it is goal_aware.
+    for unusable in (None, (3, 3), (0, 17), (-1, 2)):
+        plain = plan_trim(messages, strategy="goal_return", returned_goal=unusable, **common)
+        assert plain.kept == aware.kept
+    # Tight enough, the returned-to goal goes too, oldest first.
+    tight = plan_trim(
+        messages, strategy="goal_return", returned_goal=(0, 4), **{**common, "budget": 100}
+    )
+    assert tight.kept == (3, 16) and tight.phase == "pre_boundary"
+
+
+def test_returned_goal_must_be_a_pair_of_indices() -> None:
+    with pytest.raises(TypeError, match="returned_goal must be a"):
+        plan_trim(_chat(2), budget=10, strategy="goal_return", returned_goal=[0, 1])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="returned_goal must be a"):
+        plan_trim(_chat(2), budget=10, returned_goal=(0, True))

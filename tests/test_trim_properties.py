@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from recurscope.instrumentation.tokens import TokenCounter
@@ -30,6 +30,7 @@ class Case:
     boundary: int | None
     strategy: str
     summary_size: int | None  # None: no summarizer; -1: a summarizer that raises
+    returned_goal: tuple[int, int] | None = None
 
     def plan(self) -> TrimPlan:
         summarizer = None
@@ -49,6 +50,7 @@ class Case:
             boundary=self.boundary,
             counter=COUNTER,
             summarizer=summarizer,
+            returned_goal=self.returned_goal,
         )
 
 
@@ -81,13 +83,19 @@ def cases(draw: st.DrawFn, strategy: str | None = None, with_boundary: bool = Fa
         boundary: int | None = draw(st.integers(1, n - 1))
     else:
         boundary = draw(st.none() | st.integers(-1, n + 1))
+    returned_goal = None
+    if draw(st.booleans()):
+        low = draw(st.integers(-1, n + 1))
+        returned_goal = (low, draw(st.integers(low - 1, n + 1)))
     return Case(
         messages=messages,
         orientation=orientation,
         budget=budget,
         boundary=boundary,
-        strategy=strategy or draw(st.sampled_from(["goal_aware", "head_tail", "drop_oldest"])),
+        strategy=strategy
+        or draw(st.sampled_from(["goal_aware", "head_tail", "drop_oldest", "goal_return"])),
         summary_size=draw(st.none() | st.integers(-1, 25)),
+        returned_goal=returned_goal,
     )
 
 
@@ -105,7 +113,7 @@ def pinned_indices(case: Case, plan: TrimPlan) -> set[int]:
     b = case.boundary if case.boundary is not None and 0 < case.boundary < n else None
     if case.strategy == "drop_oldest":
         return set()
-    if case.strategy == "goal_aware" and b is not None:
+    if case.strategy in ("goal_aware", "goal_return") and b is not None:
         if plan.phase != "goal_overflow":
             return set()
         plan_at = next((i for i in range(b + 1, n) if roles[i] == "assistant"), None)
@@ -288,15 +296,53 @@ def reference_kept(case: Case) -> list[int]:
         return head_and_tail(range(head_end))
     if base + sum(sizes[b:]) <= limit:
         units = [(i, unit_end(roles, i, b)) for i in range(b) if starts_unit(i)]
-        stale = [u for u in units if first_user is not None and u[0] == first_user]
+        protected = _protected_units(case, units, b)
+        stale = [
+            u for u in units if first_user is not None and u[0] == first_user and u not in protected
+        ]
+        rest = [u for u in units if u not in stale and u not in protected]
         removed: set[int] = set()
-        for start, stop in stale + [u for u in units if u not in stale]:
+        for start, stop in stale + rest + protected:
             if base + sum(sizes) - sum(sizes[i] for i in removed) <= limit:
                 break
             removed.update(range(start, stop))
         return [i for i in range(n) if i not in removed]
     plan_at = next((i for i in range(b + 1, n) if roles[i] == "assistant"), None)
     return head_and_tail(range(b, unit_end(roles, plan_at if plan_at is not None else b, b)))
+
+
+def _protected_units(case: Case, units: list[tuple[int, int]], b: int) -> list[tuple[int, int]]:
+    """goal_return: the units of the returned-to goal's range, its ends moved to unit starts."""
+    if case.strategy != "goal_return" or case.returned_goal is None:
+        return []
+    start, stop = case.returned_goal
+    if not 0 <= start < stop <= b:
+        return []
+    starts = [u[0] for u in units]
+    first = next((i for i in starts if i >= start), b)
+    after = next((i for i in starts if i >= stop), b)
+    return [u for u in units if first <= u[0] < after]
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases(strategy="goal_return", with_boundary=True))
+def test_goal_return_removes_the_returned_goal_last(case: Case) -> None:
+    """No unit of the returned-to goal goes while another pre-boundary unit stays."""
+    plan = case.plan()
+    b = case.boundary
+    if plan.phase != "pre_boundary" or b is None:
+        return
+    roles = [m["role"] for m in case.messages]
+
+    def starts_unit(i: int) -> bool:
+        return i == 0 or i == b or roles[i] not in TOOL_ROLES
+
+    units = [(i, unit_end(roles, i, b)) for i in range(b) if starts_unit(i)]
+    protected = _protected_units(case, units, b)
+    assume(protected)
+    removed = {i for span in plan.removed for i in span.indices}
+    if any(i in removed for start, stop in protected for i in range(start, stop)):
+        assert all(start in removed for start, _ in units if (start, _) not in protected)
 
 
 @settings(max_examples=150, deadline=None)

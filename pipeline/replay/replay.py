@@ -689,6 +689,7 @@ class Replayer:
                 counter=self.counter,
                 summarizer=summarizer,
                 summarizer_timeout=self.summarizer_timeout,
+                returned_goal=recorder.need_tracker.returned_goal,
             )
             extras = _plan_attributes(first, turn, timeline, history, self.counter)
             with _pending({**attrs, **extras}):

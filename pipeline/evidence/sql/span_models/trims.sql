@@ -96,7 +96,7 @@ final as (
         typed.parent_span_id,
         enclosing.span_id as call_span_id,      -- the call the planning ran in, if any
         enclosing.role as role,                 -- that call's role
-        typed.strategy,                         -- goal_aware, head_tail, drop_oldest
+        typed.strategy,                         -- goal_aware, head_tail, drop_oldest, goal_return
         typed.unit,                             -- tokens or bytes
         typed.encoding,
         typed.budget,                           -- 0 or less: no limit
