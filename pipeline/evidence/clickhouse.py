@@ -68,6 +68,7 @@ __all__ = [
     "evidence_replica",
     "install_dialect",
     "load_spans",
+    "models_version",
     "normalized_rows",
     "open_evidence",
     "raw_table",
@@ -360,7 +361,7 @@ def refresh(
     reason = ""
     if last is None:
         reason = "first refresh"
-    elif last[1] != _models.models_version():
+    elif last[1] != models_version():
         reason = "evidence SQL changed since the last refresh"
     elif not existing.issuperset((*_models.SPAN_MODELS, *_models.SESSION_MODELS)):
         reason = "evidence tables missing"
@@ -401,7 +402,7 @@ def refresh(
                 "days": days,
                 "spans": spans_read,
                 "seconds": seconds,
-                "version": _models.models_version(),
+                "version": models_version(),
                 "s": min_other_sessions,
             },
         )
@@ -417,6 +418,15 @@ def refresh(
         watermark=watermark,
         reason=reason,
     )
+
+
+def models_version() -> str:
+    """``models.models_version()`` with the ClickHouse dialect folded in: either changing rebuilds."""
+    import hashlib
+
+    digest = hashlib.sha256(_models.models_version().encode())
+    digest.update(_models.sql_text("_dialect_clickhouse").encode())
+    return digest.hexdigest()[:16]
 
 
 def _param_time(value: datetime) -> str:
@@ -688,9 +698,12 @@ def evidence_replica(
     # The refresh log, numbered as DuckDB's: readers check which SQL built the tables.
     log = _naive(client.arrow(f"SELECT * FROM {database}.evidence_refresh_log"))
     con.register("replica_in", log)
+    # Evidence built by today's SQL and dialect reads as built by today's SQL.
     con.execute(
         f"CREATE TABLE {_models.REFRESH_LOG} AS SELECT row_number() OVER "
-        "(ORDER BY refreshed_at) AS seq, * FROM replica_in"
+        "(ORDER BY refreshed_at) AS seq, * REPLACE (CASE WHEN models_version = ? THEN ? "
+        "ELSE models_version END AS models_version) FROM replica_in",
+        [models_version(), _models.models_version()],
     )
     con.unregister("replica_in")
     return con
