@@ -38,6 +38,7 @@ navigation = st.navigation(
             st.Page(PAGES / "delegation.py", title="Delegation", icon=":material/account_tree:"),
             st.Page(PAGES / "trims.py", title="Trims", icon=":material/content_cut:"),
             st.Page(PAGES / "goals.py", title="Goal boundaries", icon=":material/flag:"),
+            st.Page(PAGES / "replay.py", title="Replay", icon=":material/replay:"),
         ],
         "Drill down": [
             st.Page(PAGES / "sessions.py", title="Sessions", icon=":material/forum:"),

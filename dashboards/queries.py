@@ -932,6 +932,100 @@ def trims_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> TrimsData:
 
 
 # ---------------------------------------------------------------------------
+# Replay
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayData:
+    """What each trim strategy did to replayed conversations (``recurscope replay``).
+
+    ``strategies``: one row per strategy and compaction setting, the
+    command's table; ``conversations``: one row per conversation, strategy
+    and compaction (the conversations with the most returned-to context
+    first, at most 500 conversations).
+    """
+
+    strategies: pl.DataFrame
+    conversations: pl.DataFrame
+
+
+_REPLAY_SUMS: Final = """
+    count(*) as plannings,
+    sum(case when trimmed then 1 else 0 end) as trimmed,
+    sum(coalesce(dropped_pre_boundary_size, 0) + coalesce(dropped_post_boundary_size, 0))
+        as dropped_size,
+    sum(coalesce(summarized_pre_boundary_size, 0) + coalesce(summarized_post_boundary_size, 0))
+        as summarized_size,
+    sum(case when stale_ask_dropped then 1 else 0 end) as stale_asks_dropped,
+    sum(case when replay_goal_first_turn_removed then 1 else 0 end) as goal_first_turns_removed,
+    sum(case when replay_goal_switch = 'return' then 1 else 0 end) as returns,
+    sum(coalesce(replay_return_size, 0)) as returned_goal_size,
+    sum(coalesce(replay_return_removed_size, 0)) as returned_goal_removed
+"""
+
+
+_COMPACTION: Final = "case when replay_compaction then 'on' else 'off' end"
+
+
+def _replay_where(flt: Filters) -> str:
+    return f"{flt.where('trims')} and origin = 'replayed' and replay_conversation_id is not null"
+
+
+def replay_data(con: duckdb.DuckDBPyConnection, flt: Filters) -> ReplayData:
+    """Replayed plannings by strategy and compaction, and by conversation."""
+    where = _replay_where(flt)
+    compaction = _COMPACTION
+    strategies = _frame(
+        con,
+        f"""
+        select coalesce(strategy, '(none)') as strategy, {compaction} as compaction,
+            count(distinct session_id) as sessions, {_REPLAY_SUMS}
+        from trims where {where} group by 1, 2 order by 1, 2
+        """,
+    )
+    conversations = _frame(
+        con,
+        f"""
+        with picked as (
+            select replay_conversation_id, sum(coalesce(replay_return_size, 0)) as weight
+            from trims where {where} group by 1
+            order by weight desc, 1 limit {_SESSION_LIST_LIMIT}
+        )
+        select replay_conversation_id as conversation, coalesce(strategy, '(none)') as strategy,
+            {compaction} as compaction, {_REPLAY_SUMS}
+        from trims join picked using (replay_conversation_id)
+        where {where} group by 1, 2, 3, picked.weight
+        order by picked.weight desc, 1, 2, 3
+        """,
+    )
+    return ReplayData(strategies, conversations)
+
+
+def replay_turns(con: duckdb.DuckDBPyConnection, flt: Filters, conversation: str) -> pl.DataFrame:
+    """One replayed conversation, planning by planning, every strategy side by side."""
+    compaction = _COMPACTION
+    return _frame(
+        con,
+        f"""
+        select replay_turn_index as turn, replay_goal_switch as switch,
+            coalesce(strategy, '(none)') as strategy, {compaction} as compaction,
+            phase, trimmed,
+            coalesce(dropped_pre_boundary_size, 0) + coalesce(dropped_post_boundary_size, 0)
+                as dropped_size,
+            coalesce(summarized_pre_boundary_size, 0)
+                + coalesce(summarized_post_boundary_size, 0) as summarized_size,
+            stale_ask_dropped, replay_goal_first_turn_removed as goal_first_turn_removed,
+            replay_return_size as returned_goal_size,
+            replay_return_removed_size as returned_goal_removed
+        from trims
+        where {_replay_where(flt)} and replay_conversation_id = ?
+        order by turn, strategy, compaction
+        """,
+        [conversation],
+    )
+
+
+# ---------------------------------------------------------------------------
 # Goal boundaries
 
 

@@ -42,6 +42,7 @@ PAGES = {
     "delegation": "Delegation",
     "trims": "Trims",
     "goals": "Goal boundaries",
+    "replay": "Replay",
     "sessions": "Sessions",
     "data": "Data",
 }

@@ -79,6 +79,7 @@ PAGES = [
     ("delegation", "delegation", "Delegation"),
     ("trims", "trims", "Trims"),
     ("goals", "goals", "Goal boundaries"),
+    ("replay", "replay", "Replay"),
     ("sessions", "sessions", "Sessions"),
     ("data", "data", "Data"),
 ]

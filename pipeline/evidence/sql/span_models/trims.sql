@@ -81,6 +81,16 @@ typed as (
         sampling_marked(ResourceAttributes, SpanAttributes, TraceState) as sampling_marked,
         ServiceName as service_name,
         attr_str(ResourceAttributes, 'service.version') as service_version,
+        -- recurscope replay: which conversation, and what the plan did to its goals
+        attr_str(SpanAttributes, 'recurscope.replay.conversation.id') as replay_conversation_id,
+        attr_bool(SpanAttributes, 'recurscope.replay.compaction') as replay_compaction,
+        attr_int(SpanAttributes, 'recurscope.replay.turn.index') as replay_turn_index,
+        attr_str(SpanAttributes, 'recurscope.replay.goal.switch') as replay_goal_switch,
+        attr_bool(SpanAttributes, 'recurscope.replay.goal.first_turn_removed')
+            as replay_goal_first_turn_removed,
+        attr_int(SpanAttributes, 'recurscope.replay.return.size') as replay_return_size,
+        attr_int(SpanAttributes, 'recurscope.replay.return.removed_size')
+            as replay_return_removed_size,
         "Timestamp" as started_at,
         Duration as duration_ns
     from source_spans
@@ -143,6 +153,13 @@ final as (
         typed.instrumentation_errors,           -- faults the instrumentation caught on this span
         typed.sampling_probability,
         typed.sampling_marked,
+        typed.replay_conversation_id,           -- replayed spans only (origin replayed)
+        typed.replay_compaction,
+        typed.replay_turn_index,                -- 0-based user turn of the conversation
+        typed.replay_goal_switch,               -- first_need, new_goal, same_task, return
+        typed.replay_goal_first_turn_removed,   -- the current goal's first turn or plan removed
+        typed.replay_return_size,               -- returns: size of the returned-to goal's turns
+        typed.replay_return_removed_size,       -- ... and how much of it the plan removed
         typed.started_at,
         typed.duration_ns,
         cast(typed.started_at as date) as day,
