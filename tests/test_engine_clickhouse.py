@@ -278,3 +278,36 @@ def _session_filter(flt: dict[str, Any]) -> Any:
     from recurscope.pipeline.evidence.inspect import SessionFilter
 
     return SessionFilter.of(**flt)
+
+
+@pytest.mark.slow
+def test_late_spans_and_a_dropped_day_are_caught_by_the_ledger_check(
+    chdb_client: ch.ClickHouseClient,
+) -> None:
+    """A span older than the lateness margin, and a raw day dropped (TTL), reach the evidence."""
+    con = _duck_with(sessions=40)
+    insert_synthetic_spans(con, sessions=30, seed=5, first_session=40, spacing_seconds=5000)
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client)
+    loaded = con.execute("SELECT count(*) FROM otel_traces").fetchall()[0][0]
+    # A late call span in the first session, starting long before the watermark.
+    first = con.execute(
+        "SELECT SpanAttributes['gen_ai.conversation.id'] FROM otel_traces "
+        "WHERE SpanName = 'recurscope.call' ORDER BY \"Timestamp\" LIMIT 1"
+    ).fetchall()[0][0]
+    insert_span_specs(
+        con, [{"kind": "call", "session": first, "span": "late-1", "at": "2026-03-02T09:00:05"}]
+    )
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con, where=f"rowid >= {loaded}")
+    result = ch.refresh(chdb_client)
+    assert result.late_spans >= 1
+    assert ch.evidence_differences(con, chdb_client) == {}
+    # Retention drops the oldest day of raw spans on both engines.
+    con.execute("DELETE FROM otel_traces WHERE CAST(\"Timestamp\" AS DATE) = DATE '2026-03-02'")
+    evidence.refresh(con)
+    chdb_client.command("ALTER TABLE default.otel_traces DROP PARTITION '2026-03-02'")
+    result = ch.refresh(chdb_client)
+    assert result.late_spans >= 1
+    assert ch.evidence_differences(con, chdb_client) == {}

@@ -301,6 +301,7 @@ class ClickHouseRefresh:
     seconds: float
     watermark: datetime | None
     reason: str = ""
+    late_spans: int = 0  # spans only the ledger check caught (at least 1 when it fired)
 
 
 def _scalar(client: ClickHouseClient, sql: str) -> Any:
@@ -348,8 +349,8 @@ def refresh(
     The first refresh, ``full=True``, changed SQL or a new S rebuild
     everything; otherwise the day partitions holding sessions with spans
     newer than the last watermark (minus ``lateness_seconds``) are rebuilt
-    and replaced. Not covered here yet (docs/scale-out.md): the span-ledger
-    sweep the DuckDB refresh runs for spans later than the lateness margin.
+    and replaced; then the span ledger check catches spans later than the
+    margin, or gone, as on DuckDB.
     """
     started = time.perf_counter()
     install_dialect(client)
@@ -380,10 +381,10 @@ def refresh(
             spans_read = int(_scalar(client, "SELECT count() FROM otel_traces") or 0)
             for name in _models.SPAN_MODELS:
                 _swap_in(client, staging, database, name, name in existing)
-            days, mode = -1, "full"
+            days, mode, late_spans = -1, "full", 0
         else:
             assert last is not None
-            days, spans_read = _replace_days(
+            days, spans_read, late_spans = _replace_days(
                 client, raw, staging, database, last[0], lateness_seconds
             )
             mode = "incremental"
@@ -417,6 +418,7 @@ def refresh(
         seconds=time.perf_counter() - started,
         watermark=watermark,
         reason=reason,
+        late_spans=late_spans,
     )
 
 
@@ -484,32 +486,86 @@ def _replace_days(
     database: str,
     watermark: datetime | None,
     lateness_seconds: int,
-) -> tuple[int, int]:
-    """Rebuild the day partitions new spans touch; return (days, spans read).
+) -> tuple[int, int, int]:
+    """Bring the span tables up to date by day partition; return (days, spans read, late spans).
 
-    Scope: sessions with a span at or after the watermark minus the lateness
-    margin. Their rows lie on the days D their spans cover, so every session
-    with a span on D is recomputed (from all its spans) and exactly the
-    partitions D are replaced: rows elsewhere are untouched and unchanged.
+    Fast path: the sessions with a span at or after the watermark minus the
+    lateness margin. Then the span ledger check, as on DuckDB: when the
+    count or checksum of all recurscope spans differs from what
+    ``session_activity`` now accounts for (a span later than the margin, a
+    deleted day), the sessions whose own ledgers differ get a second pass.
     """
     since = "toDateTime64('1970-01-01', 9)" if watermark is None else "{since:DateTime64(9)}"
     params: dict[str, object] = {}
     if watermark is not None:
         params["since"] = _param_time(watermark)
+    new_sessions = (
+        f"SELECT DISTINCT {_SESSION_KEY} FROM {raw} WHERE {_SPAN_FILTER} "
+        f"AND Timestamp >= {since} - toIntervalSecond({lateness_seconds})"
+    )
+    days, spans_read = _replace_scope_days(client, raw, staging, database, new_sessions, params)
+    raw_totals = client.arrow(
+        f"SELECT count() AS spans, sum(span_checksum(SpanId)) AS checksum "
+        f"FROM {raw} WHERE {_SPAN_FILTER}"
+    ).to_pylist()[0]
+    evidence_totals = client.arrow(
+        f"SELECT sum(spans) AS spans, sum(span_checksum) AS checksum "
+        f"FROM {database}.session_activity"
+    ).to_pylist()[0]
+    if all(int(raw_totals[k] or 0) == int(evidence_totals[k] or 0) for k in raw_totals):
+        return days, spans_read, 0
+    late = max(abs(int(raw_totals["spans"] or 0) - int(evidence_totals["spans"] or 0)), 1)
+    mismatched = f"""
+        SELECT coalesce(r.session_key, e.session_key) FROM (
+            SELECT {_SESSION_KEY} AS session_key, count() AS spans,
+                sum(span_checksum(SpanId)) AS checksum
+            FROM {raw} WHERE {_SPAN_FILTER} GROUP BY session_key
+        ) AS r
+        FULL OUTER JOIN (
+            SELECT ifNull(session_id, '\\0') AS session_key, sum(spans) AS spans,
+                sum(span_checksum) AS checksum
+            FROM {database}.session_activity GROUP BY session_key
+        ) AS e ON r.session_key = e.session_key
+        WHERE coalesce(r.spans, 0) <> coalesce(e.spans, 0)
+            OR coalesce(r.checksum, 0) <> coalesce(e.checksum, 0)
+    """
+    more_days, more_spans = _replace_scope_days(client, raw, staging, database, mismatched, {})
+    return days + more_days, spans_read + more_spans, late
+
+
+def _replace_scope_days(
+    client: ClickHouseClient,
+    raw: str,
+    staging: str,
+    database: str,
+    scope_sessions: str,
+    params: Mapping[str, object],
+) -> tuple[int, int]:
+    """Rebuild and swap in the day partitions of the sessions ``scope_sessions`` selects.
+
+    Their rows lie on the days D their spans cover (now, or before: the
+    evidence's own days count too, for spans that are gone), so every session
+    with a span or an evidence row on D is recomputed from all its spans and
+    exactly the partitions D are replaced; rows on other days belong to
+    sessions whose spans did not change.
+    """
+    client.command(
+        f"CREATE TABLE scope_sessions ENGINE = Memory AS {scope_sessions}", dict(params) or None
+    )
     client.command(
         f"""
         CREATE TABLE scope_days ENGINE = Memory AS
         SELECT DISTINCT toDate(Timestamp) AS day FROM {raw}
-        WHERE {_SPAN_FILTER} AND {_SESSION_KEY} IN (
-            SELECT DISTINCT {_SESSION_KEY} FROM {raw}
-            WHERE {_SPAN_FILTER}
-              AND Timestamp >= {since} - toIntervalSecond({lateness_seconds})
-        )
-        """,
-        params,
+        WHERE {_SPAN_FILTER} AND {_SESSION_KEY} IN (SELECT * FROM {staging}.scope_sessions)
+        UNION DISTINCT
+        SELECT DISTINCT day FROM {database}.session_activity
+        WHERE ifNull(session_id, '\\0') IN (SELECT * FROM {staging}.scope_sessions)
+        """
     )
-    days = [d for d in client.arrow("SELECT day FROM scope_days").column("day").to_pylist()]
+    days = list(client.arrow("SELECT day FROM scope_days").column("day").to_pylist())
     if not days:
+        client.command("DROP TABLE scope_days")
+        client.command("DROP TABLE scope_sessions")
         return 0, 0
     client.command(
         f"""
@@ -518,6 +574,9 @@ def _replace_days(
         WHERE {_SPAN_FILTER} AND {_SESSION_KEY} IN (
             SELECT DISTINCT {_SESSION_KEY} FROM {raw}
             WHERE {_SPAN_FILTER} AND toDate(Timestamp) IN (SELECT day FROM {staging}.scope_days)
+            UNION DISTINCT
+            SELECT ifNull(session_id, '\\0') FROM {database}.session_activity
+            WHERE day IN (SELECT day FROM {staging}.scope_days)
         )
         """
     )
@@ -546,6 +605,7 @@ def _replace_days(
         client.command(f"DROP TABLE {staging}.{name} SYNC")
     client.command("DROP VIEW otel_traces")
     client.command("DROP TABLE scope_days")
+    client.command("DROP TABLE scope_sessions")
     return len(days), spans_read
 
 
