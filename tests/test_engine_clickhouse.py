@@ -118,6 +118,13 @@ def test_the_verdict_is_identical_on_both_engines(chdb_client: ch.ClickHouseClie
     ch.load_spans(chdb_client, con)
     ch.refresh(chdb_client)
     replica = ch.evidence_replica(chdb_client)
+    columns = (
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+        "WHERE table_name IN ({}) ORDER BY ALL".format(
+            ", ".join(f"'{t}'" for t in ch.EVIDENCE_TABLES)
+        )
+    )
+    assert replica.execute(columns).fetchall() == con.execute(columns).fetchall()
 
     def report(connection: Any) -> Any:
         result = build_report(
@@ -311,3 +318,39 @@ def test_late_spans_and_a_dropped_day_are_caught_by_the_ledger_check(
     result = ch.refresh(chdb_client)
     assert result.late_spans >= 1
     assert ch.evidence_differences(con, chdb_client) == {}
+
+
+@pytest.mark.slow
+def test_the_dashboard_reads_a_store_file_written_from_clickhouse_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every dashboard page renders from ClickHouse's evidence, with DuckDB's session count."""
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from recurscope.dashboards import queries
+    from recurscope.pipeline.store.locking import read_connection
+
+    con = _duck_with(sessions=60)
+    evidence.refresh(con)
+    dsn = f"chdb://{tmp_path / 'ch'}"
+    client = ch.connect(dsn)
+    ch.create_otel_traces(client)
+    ch.load_spans(client, con)
+    client.close()
+    db = ch.write_evidence_store(dsn, tmp_path / "evidence.duckdb", refresh_first=True)
+    with read_connection(db) as view:
+        overview = queries.store_overview(view.connection)
+    assert overview.state == "ready" and overview.stale_spans == 0
+    assert overview.sessions == 60
+    monkeypatch.setenv("RECURSCOPE_DB", str(db))
+    monkeypatch.setenv("RECURSCOPE_DETECTOR_QUALITY", "")
+    monkeypatch.setenv("RECURSCOPE_INCLUDE_SIMULATED", "1")
+    app_path = Path(__file__).resolve().parents[1] / "dashboards" / "app.py"
+    for page in ("verdict", "delegation", "boilerplate", "trims", "sessions"):
+        app = AppTest.from_file(str(app_path), default_timeout=60)
+        app.run()
+        if page != "verdict":
+            app.switch_page(f"app_pages/{page}.py")
+            app.run()
+        assert not app.exception, (page, [e.value for e in app.exception])

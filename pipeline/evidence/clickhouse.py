@@ -44,6 +44,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
@@ -76,6 +77,7 @@ __all__ = [
     "run_audits",
     "session_spine",
     "table_differences",
+    "write_evidence_store",
 ]
 
 SETTINGS: Final[Mapping[str, object]] = {
@@ -732,6 +734,25 @@ def run_audits(
 EVIDENCE_TABLES: Final = (*_models.SPAN_MODELS, *_models.SESSION_MODELS, REGISTRY)
 
 
+@cache
+def _duckdb_schemas() -> dict[str, list[tuple[str, str]]]:
+    """Each evidence table's columns and DuckDB types, from the models run over no spans."""
+    con = duckdb.connect()
+    try:
+        con.execute(_models.sql_text("_otel_traces_fixture"))
+        _models.refresh(con)
+        rows = con.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+            "WHERE database_name = current_database() ORDER BY table_name, column_index"
+        ).fetchall()
+    finally:
+        con.close()
+    schemas: dict[str, list[tuple[str, str]]] = {}
+    for table, column, kind in rows:
+        schemas.setdefault(str(table), []).append((str(column), str(kind)))
+    return schemas
+
+
 def evidence_replica(
     client: ClickHouseClient, database: str = DEFAULT_DATABASE
 ) -> duckdb.DuckDBPyConnection:
@@ -750,10 +771,16 @@ def evidence_replica(
             "(recurscope.pipeline.evidence.clickhouse.refresh)."
         )
     con = duckdb.connect()
+    schemas = _duckdb_schemas()
     for name in EVIDENCE_TABLES:
         data = _naive(client.arrow(f"SELECT * FROM {database}.{name}"))
         con.register("replica_in", data)
-        con.execute(f"CREATE TABLE {name} AS SELECT * FROM replica_in")
+        # DuckDB's own column types: ClickHouse answers comparisons as UInt8,
+        # counts as UInt64, and readers (polars frames) care.
+        columns = ", ".join(
+            f'CAST("{column}" AS {kind}) AS "{column}"' for column, kind in schemas[name]
+        )
+        con.execute(f"CREATE TABLE {name} AS SELECT {columns} FROM replica_in")
         con.unregister("replica_in")
     # The refresh log, numbered as DuckDB's: readers check which SQL built the tables.
     log = _naive(client.arrow(f"SELECT * FROM {database}.evidence_refresh_log"))
@@ -987,3 +1014,52 @@ def open_evidence(
         yield con
     finally:
         con.close()
+
+
+def write_evidence_store(
+    dsn: str, path: str | Path, *, refresh_first: bool = False, database: str = DEFAULT_DATABASE
+) -> Path:
+    """Write ClickHouse's evidence into a recurscope store file at ``path`` (for the dashboard).
+
+    The file is a real store (schema, an empty ``otel_traces``) holding the
+    evidence tables as ClickHouse built them and a refresh log that accounts
+    for its zero raw spans, so readers use the tables as they are: a copy of
+    the evidence as of now, never of raw spans. ``path`` is replaced.
+    """
+    from ..store.database import Store
+
+    target = Path(path)
+    for leftover in (target, target.with_name(target.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+    Store.open(target).close()
+    with open_evidence(dsn, refresh_first=refresh_first, database=database) as replica:
+        replica.execute(f"ATTACH {_duck_literal(str(target))} AS store")
+        try:
+            for name in EVIDENCE_TABLES:
+                replica.execute(
+                    f"CREATE OR REPLACE TABLE store.main.{name} AS SELECT * FROM memory.main.{name}"
+                )
+            replica.execute(
+                f"""
+                CREATE OR REPLACE TABLE store.main.{_models.REFRESH_LOG} AS
+                SELECT CAST(seq AS BIGINT) AS seq,
+                    CAST(refreshed_at AS TIMESTAMP) AS refreshed_at,
+                    mode, reason,
+                    CAST(NULL AS BIGINT) AS sessions_refreshed,
+                    CAST(0 AS BIGINT) AS late_spans,
+                    CAST(spans_read AS BIGINT) AS spans_read,
+                    CAST(0 AS BIGINT) AS spans_total,  -- the copy holds no raw spans
+                    CAST(watermark AS TIMESTAMP_NS) AS watermark,
+                    seconds, models_version,
+                    CAST(min_other_sessions AS BIGINT) AS min_other_sessions
+                FROM memory.main.{_models.REFRESH_LOG}
+                """
+            )
+            replica.execute("CHECKPOINT store")
+        finally:
+            replica.execute("DETACH store")
+    return target
+
+
+def _duck_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from recurscope.cli._engine import add_engine_options
 from recurscope.cli._options import (
+    UsageError,
     add_db_option,
     add_detector_quality_option,
     add_include_simulated_option,
@@ -40,7 +42,12 @@ def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_dashboard(args: argparse.Namespace) -> int:
     from recurscope.pipeline.store.database import resolve_db_path
 
-    db = resolve_db_path(args.db)
+    if args.engine == "clickhouse":
+        db = _clickhouse_copy(args)
+    else:
+        if args.dsn or args.refresh:
+            raise UsageError("--dsn and --refresh go with --engine clickhouse")
+        db = resolve_db_path(args.db)
     return int(
         serve_dashboard(
             db,
@@ -52,6 +59,26 @@ def _run_dashboard(args: argparse.Namespace) -> int:
             include_simulated=args.include_simulated,
         )
     )
+
+
+def _clickhouse_copy(args: argparse.Namespace) -> Path:
+    """ClickHouse's evidence written to a store file the dashboard reads (``--db`` or a temp file)."""
+    import os
+    import tempfile
+
+    from recurscope.cli._engine import DSN_ENV_VAR
+    from recurscope.pipeline.evidence.clickhouse import write_evidence_store
+
+    dsn = args.dsn or os.environ.get(DSN_ENV_VAR)
+    if not dsn:
+        raise UsageError(f"--engine clickhouse needs --dsn (or ${DSN_ENV_VAR})")
+    target = (
+        Path(args.db)
+        if args.db
+        else Path(tempfile.mkdtemp(prefix="recurscope-clickhouse-")) / "evidence.duckdb"
+    )
+    print(f"recurscope dashboard: copying ClickHouse's evidence into {target} ...", flush=True)
+    return Path(write_evidence_store(dsn, target, refresh_first=args.refresh))
 
 
 @command("demo", errors=(DashboardError,))
@@ -111,6 +138,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="start with simulated and replayed spans included (a sidebar toggle; off: "
         "observed spans only, like `recurscope report`)",
     )
+    add_engine_options(dashboard)
     _add_server_arguments(dashboard)
     dashboard.set_defaults(func=_run_dashboard)
 
