@@ -354,3 +354,13 @@ def test_the_dashboard_reads_a_store_file_written_from_clickhouse_evidence(
             app.switch_page(f"app_pages/{page}.py")
             app.run()
         assert not app.exception, (page, [e.value for e in app.exception])
+
+
+def test_a_second_chdb_store_in_one_process_is_an_error_saying_why(tmp_path: Path) -> None:
+    """chdb holds one store per process: opening another path says so and what to do."""
+    first = ch.connect(f"chdb://{tmp_path / 'a'}")
+    try:
+        with pytest.raises(PipelineError, match="one store per process"):
+            ch.connect(f"chdb://{tmp_path / 'b'}")
+    finally:
+        first.close()

@@ -129,7 +129,14 @@ class _ChdbClient:
             ) from None
         self.dsn = dsn
         factory: Any = chdb_session.Session  # chdb ships no annotations
-        self._session: Any = factory(path) if path else factory()
+        try:
+            self._session: Any = factory(path) if path else factory()
+        except Exception as exc:
+            raise PipelineError(
+                f"Cannot open chdb store {dsn}: {exc}. chdb runs one store per process: "
+                "close the other connection first, or use a ClickHouse server "
+                "(clickhouse://HOST:8123/DATABASE)."
+            ) from None
         self._scratch = tempfile.TemporaryDirectory(prefix="recurscope-chdb-")
         # A chdb session keeps SET values for its later statements.
         for key, value in SETTINGS.items():
