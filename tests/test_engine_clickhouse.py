@@ -364,3 +364,37 @@ def test_a_second_chdb_store_in_one_process_is_an_error_saying_why(tmp_path: Pat
             ch.connect(f"chdb://{tmp_path / 'b'}")
     finally:
         first.close()
+
+
+def test_nanosecond_starts_and_the_utc_day_survive_datetime64(
+    chdb_client: ch.ClickHouseClient,
+) -> None:
+    """Starts keep their nanoseconds and their UTC day; DuckDB's one rounding edge is pinned.
+
+    DuckDB rounds TIMESTAMP_NS to microseconds when it casts to DATE, so a
+    span in the last 500 ns of a UTC day counts on the next day there;
+    ClickHouse keeps it on its day (docs/scale-out.md lists the difference).
+    """
+    con = _duck_with(specs=[{"kind": "call", "span": "a"}, {"kind": "trim", "span": "b"}])
+    con.execute(
+        "UPDATE otel_traces SET \"Timestamp\" = TIMESTAMP_NS '2026-03-02 23:59:59.999999123'"
+    )
+    evidence.refresh(con)
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client)
+    assert ch.evidence_differences(con, chdb_client) == {}
+    rows = chdb_client.arrow(
+        "SELECT toString(started_at) AS started, toString(day) AS day FROM recurscope.calls"
+    ).to_pylist()
+    assert rows == [{"started": "2026-03-02 23:59:59.999999123", "day": "2026-03-02"}]
+    # The edge: 1 ns before midnight.
+    con.execute(
+        "UPDATE otel_traces SET \"Timestamp\" = TIMESTAMP_NS '2026-03-02 23:59:59.999999999'"
+    )
+    evidence.refresh(con, full=True)
+    chdb_client.command("TRUNCATE TABLE default.otel_traces")
+    ch.load_spans(chdb_client, con)
+    ch.refresh(chdb_client, full=True)
+    duck_day = con.execute("SELECT day FROM calls").fetchall()[0][0]
+    click_day = chdb_client.arrow("SELECT day FROM recurscope.calls").column(0)[0].as_py()
+    assert (duck_day.isoformat(), click_day.isoformat()) == ("2026-03-03", "2026-03-02")
