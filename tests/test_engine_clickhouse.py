@@ -398,3 +398,15 @@ def test_nanosecond_starts_and_the_utc_day_survive_datetime64(
     duck_day = con.execute("SELECT day FROM calls").fetchall()[0][0]
     click_day = chdb_client.arrow("SELECT day FROM recurscope.calls").column(0)[0].as_py()
     assert (duck_day.isoformat(), click_day.isoformat()) == ("2026-03-03", "2026-03-02")
+
+
+def test_every_duckdb_macro_has_a_clickhouse_function_of_the_same_name() -> None:
+    """The two dialect files define the same names, so a model runs on either engine."""
+    import re
+
+    duck = set(re.findall(r"CREATE OR REPLACE TEMP MACRO (\w+)", evidence.sql_text("_dialect")))
+    click = set(
+        re.findall(r"CREATE OR REPLACE FUNCTION (\w+)", evidence.sql_text("_dialect_clickhouse"))
+    )
+    # sketch_band_numbers is a table macro for the clustering rounds, which run in DuckDB.
+    assert duck - {"sketch_band_numbers"} <= click
