@@ -31,7 +31,7 @@ import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -927,12 +927,18 @@ class Recorder:
         mark_compacted: bool | None = None,
         role: str | None = None,
         returned_goal: tuple[int, int] | object | None = ...,
+        attributes: Mapping[str, AttributeValue]
+        | Callable[[TrimPlan], Mapping[str, AttributeValue]]
+        | None = None,
     ) -> TrimPlan:
         """Plan the context for the next model turn and record one ``recurscope.trim`` span.
 
         ``boundary`` defaults to the need tracker's current boundary, and
         ``returned_goal`` (read by the ``goal_return`` strategy) to the
-        tracker's ``returned_goal``. The span
+        tracker's ``returned_goal``. ``attributes`` adds span attributes after
+        the plan's own: a mapping, or a callable that gets the plan (for
+        attributes that depend on it, as ``recurscope replay`` records); one
+        that fails is counted as an instrumentation fault, never raised. The span
         is emitted whether or not anything was trimmed, so trim pressure has a
         denominator. ``applied=False`` says the model will get the untrimmed
         context (an observational plan); it is recorded as
@@ -991,6 +997,12 @@ class Recorder:
                 attrs[sc.TRIM_APPLIED] = applied
                 if not applied:
                     attrs.pop(sc.GEN_AI_CONVERSATION_COMPACTED, None)
+                if attributes is not None:
+                    try:
+                        attrs.update(attributes(plan) if callable(attributes) else attributes)
+                    except Exception as exc:
+                        errors += 1
+                        _faults.report("trim.attributes", exc)
                 if errors:
                     attrs[sc.INSTRUMENTATION_ERRORS] = errors
                 span.set_attributes(attrs)
@@ -1012,11 +1024,13 @@ class Recorder:
         *,
         escalation: bool = False,
         role: str | None = None,
+        attributes: Mapping[str, AttributeValue] | None = None,
     ) -> BoundaryShift | None:
         """Record the turn's need *before* its user message is appended; emits a boundary-shift span.
 
         Returns the shift (None only if the tracker itself failed, which is
-        logged and counted).
+        logged and counted). ``attributes`` adds span attributes after the
+        shift's own.
         """
         try:
             shift = self.need_tracker.record_need(need, history, escalation=escalation)
@@ -1032,6 +1046,8 @@ class Recorder:
                 if role is not None:
                     attrs[sc.GEN_AI_AGENT_NAME] = role
                 attrs.update(shift.attributes(capture_content=self.capture_content))
+                if attributes:
+                    attrs.update(attributes)
                 tracer.start_span(
                     sc.SPAN_BOUNDARY_SHIFT, context=self._parent_context(), attributes=attrs
                 ).end()

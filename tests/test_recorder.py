@@ -252,6 +252,35 @@ class TestTrimAndGoals:
         assert attrs[sc.TRIM_PHASE] == "fits" and attrs[sc.TRIM_TRIMMED] is False
         assert attrs[sc.GEN_AI_CONVERSATION_ID] == "s1" and attrs[sc.TRIM_UNIT] == "bytes"
 
+    def test_extra_attributes_from_a_mapping_or_from_the_plan(self) -> None:
+        """attributes= adds span attributes after the plan's; a callable gets the plan."""
+        messages = [
+            {"role": "user", "content": "x" * 50},
+            {"role": "assistant", "content": "y" * 50},
+        ]
+        with capture_spans() as spans:
+            recorder = Recorder("s1", token_counter=TokenCounter("bytes"))
+            recorder.plan_trim(messages, budget=1000, attributes={"app.turn": 3})
+            seen: list[str] = []
+
+            def from_plan(plan: object) -> dict[str, str]:
+                seen.append(plan.phase)
+                return {"app.phase_seen": plan.phase}
+
+            recorder.plan_trim(messages, budget=60, attributes=from_plan)
+
+            def broken(plan: object) -> dict[str, str]:
+                raise RuntimeError("host bug")
+
+            plan = recorder.plan_trim(messages, budget=60, attributes=broken)
+            recorder.record_need("fix the tests", 0, attributes={"app.source": "annotation"})
+        first, second, third = (span.attributes or {} for span in spans.trims())
+        assert first["app.turn"] == 3 and first[sc.TRIM_PHASE] == "fits"
+        assert seen == ["no_boundary"] and second["app.phase_seen"] == "no_boundary"
+        assert plan.trimmed and third[sc.INSTRUMENTATION_ERRORS] == 1  # never raised
+        (shift,) = spans.boundary_shifts()
+        assert (shift.attributes or {})["app.source"] == "annotation"
+
     def test_trimming_marks_the_running_call_compacted(self) -> None:
         """When the plan trims, the running call gets gen_ai.conversation.compacted."""
         messages = [

@@ -35,31 +35,24 @@ See ``docs/replay.md``.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import importlib.util
-import logging
 import sys
-import threading
-import weakref
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
 from urllib.parse import urlsplit
 
-from opentelemetry.context import Context
-from opentelemetry.sdk.trace import Span, SpanProcessor
 from opentelemetry.trace import NoOpTracerProvider
 from opentelemetry.util.types import AttributeValue
 
 from recurscope.instrumentation import Recorder, Telemetry, TokenCounter, configure
 from recurscope.instrumentation import semconv as sc
 from recurscope.instrumentation.goals import NeedTracker
-from recurscope.instrumentation.trim import Strategy, Summarizer, TrimPlan, plan_trim
+from recurscope.instrumentation.trim import Strategy, Summarizer, TrimPlan
 
 from .conversations import Conversation, InputProblem, ReplayError
 from .goal_detect import REASONS, GoalSwitchDetector, HeuristicDetector, Switch, SwitchCallable
@@ -94,7 +87,6 @@ NEED_CHARS: Final = 4000
 GoalSource = Literal["annotation", "callable", "heuristic"]
 
 _SERVICE_NAME: Final = "recurscope-replay"
-_SPANS_ENRICHED: Final = frozenset({sc.SPAN_TRIM, sc.SPAN_BOUNDARY_SHIFT})
 
 
 # --------------------------------------------------------------------------
@@ -317,36 +309,6 @@ def _owners(
     return tuple(owners)
 
 
-# --------------------------------------------------------------------------
-# Span attributes: added by a processor while a replayed turn records
-
-
-_PENDING: ContextVar[Mapping[str, AttributeValue] | None] = ContextVar(
-    "recurscope_replay_attributes", default=None
-)
-
-
-class _ReplayAttributes(SpanProcessor):
-    """A span processor that adds the pending ``recurscope.replay.*`` attributes at start.
-
-    Only trims and boundary shifts started while a replayed turn records get
-    them (a user summarizer's own spans do not). Like the SDK's own
-    processors it never raises into the recording.
-    """
-
-    def on_start(self, span: Span, parent_context: Context | None = None) -> None:
-        extra = _PENDING.get()
-        if extra and span.name in _SPANS_ENRICHED:
-            try:
-                span.set_attributes(extra)
-            except Exception:  # telemetry never breaks the replay
-                logging.getLogger(__name__).debug("replay attributes not set", exc_info=True)
-
-
-_ENRICHED: weakref.WeakSet[Any] = weakref.WeakSet()
-_ENRICHED_LOCK = threading.Lock()
-
-
 def _prepare_provider(provider: Any) -> None:
     """Check that ``provider`` records replayed spans, and add the attribute processor once."""
     resource = getattr(provider, "resource", None)
@@ -357,19 +319,29 @@ def _prepare_provider(provider: Any) -> None:
             f"{sc.ORIGIN}={ORIGIN_REPLAYED!r} (replay_telemetry(out=...) opens one), or "
             "tracer_provider=None to record nothing"
         )
-    with _ENRICHED_LOCK:
-        if provider not in _ENRICHED:
-            provider.add_span_processor(_ReplayAttributes())
-            _ENRICHED.add(provider)
 
 
-@contextlib.contextmanager
-def _pending(attributes: Mapping[str, AttributeValue]) -> Iterator[None]:
-    token = _PENDING.set(attributes)
-    try:
-        yield
-    finally:
-        _PENDING.reset(token)
+@dataclass(slots=True)
+class _TurnAttributes:
+    """The replay attributes of one turn's trim span, from the plan the Recorder made.
+
+    Passed as ``Recorder.plan_trim(attributes=...)``, so each turn is planned
+    once; ``extras`` keeps what the plan did for the totals.
+    """
+
+    session: Mapping[str, AttributeValue]
+    turn: TurnGoal
+    timeline: GoalTimeline
+    history: Sequence[Mapping[str, Any]]
+    counter: TokenCounter
+    extras: dict[str, AttributeValue] = field(default_factory=dict)
+
+    def of(self, plan: TrimPlan) -> dict[str, AttributeValue]:
+        self.extras = _plan_attributes(plan, self.turn, self.timeline, self.history, self.counter)
+        return self.extras
+
+    def __call__(self, plan: TrimPlan) -> dict[str, AttributeValue]:
+        return {**self.session, **self.of(plan)}
 
 
 def _plan_attributes(
@@ -411,43 +383,6 @@ def _plan_attributes(
         attrs[sc.REPLAY_RETURN_SIZE] = size
         attrs[sc.REPLAY_RETURN_REMOVED_SIZE] = lost
     return attrs
-
-
-class _ReusedSummaries:
-    """A summarizer that answers each removal once; a repeated planning reuses the answer.
-
-    Keyed by the removed message objects (alive for the whole turn), so the
-    Recorder's planning gets exactly the summary (or the error) the first
-    planning got. A call that is still running (the first planning timed out)
-    is waited for, within the second planning's own timeout.
-    """
-
-    def __init__(self, summarizer: Summarizer) -> None:
-        self._summarizer = summarizer
-        self._lock = threading.Lock()
-        self._results: dict[tuple[int, ...], tuple[threading.Event, list[Any]]] = {}
-
-    def __call__(self, removed: Sequence[Mapping[str, Any]]) -> str:
-        key = tuple(map(id, removed))
-        with self._lock:
-            entry = self._results.get(key)
-            first = entry is None
-            if entry is None:
-                entry = (threading.Event(), [])
-                self._results[key] = entry
-        done, outcome = entry
-        if first:
-            try:
-                outcome.append((True, self._summarizer(removed)))
-            except BaseException as error:
-                outcome.append((False, error))
-            finally:
-                done.set()
-        done.wait()
-        ok, value = outcome[0]
-        if not ok:
-            raise value
-        return value  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------
@@ -513,11 +448,7 @@ class ReplayReport:
     ``spans`` recorded (0 with no tracer provider), ``unit`` of every size
     (``tokens`` or ``bytes``), ``budget``, ``totals`` per strategy and
     compaction (in the order replayed), ``problems`` (detector failures,
-    conversations without a user turn), ``session_ids`` and
-    ``plan_mismatches`` (turns whose recorded plan differed from the first
-    planning's — only a summarizer that answers differently the second time
-    or times out can cause one; their ``recurscope.replay.*`` attributes
-    describe the first planning).
+    conversations without a user turn) and ``session_ids``.
     """
 
     conversations: int
@@ -529,7 +460,6 @@ class ReplayReport:
     totals: tuple[StrategyTotals, ...]
     problems: tuple[InputProblem, ...] = ()
     session_ids: tuple[str, ...] = ()
-    plan_mismatches: int = 0
 
 
 @dataclass
@@ -537,7 +467,6 @@ class _State:
     conversations: int = 0
     turns: int = 0
     spans: int = 0
-    mismatches: int = 0
     problems: list[InputProblem] = field(default_factory=list)
     session_ids: list[str] = field(default_factory=list)
 
@@ -675,38 +604,23 @@ class Replayer:
             if turn.switch.reason == "return" and turn.switch.returns_to is not None:
                 attrs[sc.REPLAY_RETURN_TO_INDEX] = turn.switch.returns_to
             if turn.need is not None:
-                with _pending(attrs):
-                    recorder.record_need(turn.need, messages[: turn.index])
+                recorder.record_need(turn.need, messages[: turn.index], attributes=attrs)
                 self._state.spans += recording
             history = messages[: turn.index + 1]
-            summarizer = _ReusedSummaries(self.summarizer) if compaction else None
-            first = plan_trim(
+            replayed = _TurnAttributes(attrs, turn, timeline, history, self.counter)
+            plan = recorder.plan_trim(
                 history,
                 budget=self.budget,
                 orientation=orientation,
                 strategy=strategy,
-                boundary=recorder.need_tracker.boundary,
-                counter=self.counter,
-                summarizer=summarizer,
+                summarizer=self.summarizer if compaction else None,
                 summarizer_timeout=self.summarizer_timeout,
-                returned_goal=recorder.need_tracker.returned_goal,
+                counter=self.counter,
+                mark_compacted=False,
+                attributes=replayed,
             )
-            extras = _plan_attributes(first, turn, timeline, history, self.counter)
-            with _pending({**attrs, **extras}):
-                plan = recorder.plan_trim(
-                    history,
-                    budget=self.budget,
-                    orientation=orientation,
-                    strategy=strategy,
-                    summarizer=summarizer,
-                    summarizer_timeout=self.summarizer_timeout,
-                    counter=self.counter,
-                    mark_compacted=False,
-                )
             self._state.spans += recording
-            if plan.kept != first.kept or plan.removed != first.removed:
-                self._state.mismatches += 1
-                extras = _plan_attributes(plan, turn, timeline, history, self.counter)
+            extras = replayed.extras or replayed.of(plan)  # no tracer: nothing was called
             tally.add(plan, extras)
             if on_planning is not None:
                 on_planning()
@@ -725,7 +639,6 @@ class Replayer:
             totals=totals,
             problems=tuple(state.problems),
             session_ids=tuple(state.session_ids),
-            plan_mismatches=state.mismatches,
         )
 
 

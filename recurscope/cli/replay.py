@@ -196,13 +196,6 @@ def run_replay_command(args: argparse.Namespace) -> int:
     hidden = len(result.problems) + len(report.problems) - shown
     if hidden > 0:
         print(f"recurscope replay: warning: ... and {hidden:,} more problems", file=sys.stderr)
-    if report.plan_mismatches:
-        print(
-            f"recurscope replay: warning: {report.plan_mismatches} plannings differed from their "
-            "first planning (a summarizer that timed out or answered differently); their "
-            "recurscope.replay.* attributes describe the first",
-            file=sys.stderr,
-        )
     print(summary_table(report, counter.encoding))
     target = f"to {args.out}" if args.out else f"to {args.endpoint}"
     print(f"{report.spans:,} spans (origin replayed) written {target}")
