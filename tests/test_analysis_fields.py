@@ -410,7 +410,9 @@ def test_the_figures_docs_quote() -> None:
     assert sum(len(e.fields or ()) for e in real) == 61 and len(real) == 9
     assert not {d.id for d in report.field_disagreements} & {e.id for e in real}
     assert "The 9 real programs alone: 61 / 0 / 0 field pairs and 9 / 9 depths" in docs
-    assert "| overall | 47 | 1.00 | 1.00 | 97 / 0 / 0 | 1.00 | 47 / 47 | 23 / 23 | 24 / 24 |" in docs
+    assert (
+        "| overall | 47 | 1.00 | 1.00 | 97 / 0 / 0 | 1.00 | 47 / 47 | 23 / 23 | 24 / 24 |" in docs
+    )
 
 
 def test_the_held_out_figures_docs_quote() -> None:
