@@ -73,6 +73,7 @@ __all__ = [
     "replay",
     "replay_telemetry",
     "session_id",
+    "traces_url",
 ]
 
 STRATEGIES: Final[tuple[Strategy, ...]] = get_args(Strategy)
@@ -717,7 +718,7 @@ def replay_telemetry(
         assert endpoint is not None
         telemetry = configure(
             "otlp",
-            endpoint=_traces_url(endpoint),
+            endpoint=_endpoint(endpoint),
             service_name=service_name,
             run_id=run_id,
             resource_attributes=attributes,
@@ -730,10 +731,21 @@ def replay_telemetry(
     return telemetry
 
 
-def _traces_url(endpoint: str) -> str:
+def _endpoint(endpoint: str) -> str:
+    try:
+        return traces_url(endpoint)
+    except ValueError as error:
+        raise ReplayError(str(error)) from None
+
+
+def traces_url(endpoint: str) -> str:
+    """An OTLP/HTTP endpoint's traces URL: ``/v1/traces`` added to a URL without a path.
+
+    Raises ValueError (saying what to give) for anything but an http(s) URL.
+    """
     parts = urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ReplayError(
+        raise ValueError(
             f"endpoint {endpoint!r} is not an http(s) URL: give e.g. http://127.0.0.1:4318"
         )
     if parts.path in ("", "/"):

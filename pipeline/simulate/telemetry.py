@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, Final
-from urllib.parse import urlsplit
 
 from opentelemetry.context import Context
 from opentelemetry.sdk.resources import Resource
@@ -38,6 +37,7 @@ from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 from recurscope.instrumentation import semconv as sc
 
+from ..replay.replay import traces_url
 from .plan import RunPlan
 
 __all__ = ["BATCH", "ORIGIN_SIMULATED", "TIME_STRETCH", "Destination", "SimulateError"]
@@ -220,11 +220,7 @@ class Destination:
 
 
 def _traces_url(endpoint: str) -> str:
-    parts = urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise SimulateError(
-            f"endpoint {endpoint!r} is not an http(s) URL: give e.g. http://127.0.0.1:4318"
-        )
-    if parts.path in ("", "/"):
-        return endpoint.rstrip("/") + "/v1/traces"
-    return endpoint
+    try:
+        return traces_url(endpoint)
+    except ValueError as error:
+        raise SimulateError(str(error)) from None

@@ -45,9 +45,10 @@ without the ``[pipeline]`` extra.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Final
 
@@ -399,3 +400,32 @@ def positive_int(text: str) -> int:
     if value == 0:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return value
+
+
+@contextlib.contextmanager
+def progress_bar(
+    enabled: bool, total: int, doing: str, unit: str
+) -> Iterator[Callable[[], None] | None]:
+    """A rich progress bar on stderr (``doing 12/40 unit``); yields its advance, or None."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn(doing),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as progress:
+        task = progress.add_task(doing, total=total)
+        yield lambda: progress.advance(task)

@@ -10,12 +10,11 @@ part, a detector that failed) are warnings on stderr: the rest still replays.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from recurscope.cli._options import UsageError, command, fail, positive_int
+from recurscope.cli._options import UsageError, command, fail, positive_int, progress_bar
 from recurscope.pipeline.replay.conversations import (
     INPUT_FORMATS,
     InputProblem,
@@ -77,32 +76,6 @@ def _warn(problems: Sequence[InputProblem], already: int = 0) -> int:
         print(f"recurscope replay: warning: {problem}", file=sys.stderr)
         shown += 1
     return shown
-
-
-@contextlib.contextmanager
-def _progress(enabled: bool, total: int) -> Iterator[Callable[[], None] | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("replaying"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("plannings"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    ) as progress:
-        task = progress.add_task("replay", total=total)
-        yield lambda: progress.advance(task)
 
 
 def summary_table(report: ReplayReport, encoding: str | None) -> str:
@@ -186,7 +159,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
         enabled = args.progress if args.progress is not None else (
             sys.stderr.isatty() and total >= PROGRESS_AFTER
         )  # fmt: skip
-        with _progress(enabled, total) as advance:
+        with progress_bar(enabled, total, "replaying", "plannings") as advance:
             for conversation in result.conversations:
                 replayer.replay(conversation, on_planning=advance)
     finally:

@@ -10,12 +10,10 @@ parameters imply (``docs/scenarios.md``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Callable, Iterator
 from typing import Final
 
-from recurscope.cli._options import UsageError, command, positive_int
+from recurscope.cli._options import UsageError, command, positive_int, progress_bar
 from recurscope.pipeline.simulate import (
     SCENARIOS,
     SimulateError,
@@ -35,32 +33,6 @@ _VERDICT_WORDS: Final = {
     "not_justified": "not justified",
     "insufficient_evidence": "insufficient evidence",
 }
-
-
-@contextlib.contextmanager
-def _progress(enabled: bool, total: int) -> Iterator[Callable[[], None] | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("sessions"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    ) as progress:
-        task = progress.add_task("simulate", total=total)
-        yield lambda: progress.advance(task)
 
 
 def summary_lines(report: SimulationReport) -> list[str]:
@@ -128,7 +100,7 @@ def run_simulate_command(args: argparse.Namespace) -> int:
     enabled = args.progress if args.progress is not None else (
         sys.stderr.isatty() and sessions >= PROGRESS_AFTER
     )  # fmt: skip
-    with _progress(enabled, sessions) as advance:
+    with progress_bar(enabled, sessions, "simulating", "sessions") as advance:
         report = simulate(
             scenario,
             sessions=sessions,
