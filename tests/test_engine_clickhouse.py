@@ -369,11 +369,11 @@ def test_a_second_chdb_store_in_one_process_is_an_error_saying_why(tmp_path: Pat
 def test_nanosecond_starts_and_the_utc_day_survive_datetime64(
     chdb_client: ch.ClickHouseClient,
 ) -> None:
-    """Starts keep their nanoseconds and their UTC day; DuckDB's one rounding edge is pinned.
+    """Starts keep their nanoseconds and their UTC day, on both engines, to the last ns.
 
-    DuckDB rounds TIMESTAMP_NS to microseconds when it casts to DATE, so a
-    span in the last 500 ns of a UTC day counts on the next day there;
-    ClickHouse keeps it on its day (docs/scale-out.md lists the difference).
+    DuckDB rounds TIMESTAMP_NS to microseconds when it casts to DATE; the
+    span_day macro floors whole days of nanoseconds instead, so a span 1 ns
+    before midnight stays on its day there as on ClickHouse.
     """
     con = _duck_with(specs=[{"kind": "call", "span": "a"}, {"kind": "trim", "span": "b"}])
     con.execute(
@@ -397,7 +397,8 @@ def test_nanosecond_starts_and_the_utc_day_survive_datetime64(
     ch.refresh(chdb_client, full=True)
     duck_day = con.execute("SELECT day FROM calls").fetchall()[0][0]
     click_day = chdb_client.arrow("SELECT day FROM recurscope.calls").column(0)[0].as_py()
-    assert (duck_day.isoformat(), click_day.isoformat()) == ("2026-03-03", "2026-03-02")
+    assert (duck_day.isoformat(), click_day.isoformat()) == ("2026-03-02", "2026-03-02")
+    assert ch.evidence_differences(con, chdb_client) == {}
 
 
 def test_every_duckdb_macro_has_a_clickhouse_function_of_the_same_name() -> None:

@@ -40,6 +40,14 @@ CREATE OR REPLACE TEMP MACRO attr_list(attrs, attr_key) AS
 -- Nanoseconds since the epoch of a TIMESTAMP_NS (span end = this + Duration).
 CREATE OR REPLACE TEMP MACRO ts_epoch_ns(ts) AS epoch_ns(ts);
 
+-- The UTC calendar day a TIMESTAMP_NS falls on. `cast(ts as date)` rounds
+-- the nanoseconds to microseconds first, which puts the last 500 ns of a day
+-- on the next day; whole days of nanoseconds, floored, do not.
+CREATE OR REPLACE TEMP MACRO span_day(ts) AS
+    DATE '1970-01-01' + CAST(
+        (epoch_ns(ts) - (epoch_ns(ts) % 86400000000000 + 86400000000000) % 86400000000000)
+            // 86400000000000 AS INTEGER);
+
 -- A span id's contribution to a per-session checksum. Sums of these tell a
 -- refresh whether a session's spans changed, not just how many there are
 -- (a deleted span and a late one would leave the count alone). Reduced

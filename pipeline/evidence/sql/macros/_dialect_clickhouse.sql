@@ -49,6 +49,9 @@ CREATE OR REPLACE FUNCTION attr_list AS (attrs, attr_key) ->
 
 CREATE OR REPLACE FUNCTION ts_epoch_ns AS (ts) -> toUnixTimestamp64Nano(ts);
 
+-- The UTC calendar day of a DateTime64(9) (session_timezone is UTC).
+CREATE OR REPLACE FUNCTION span_day AS (ts) -> toDate(ts);
+
 -- Per-engine checksum: compared only with sums the same engine made.
 CREATE OR REPLACE FUNCTION span_checksum AS (span_id) ->
     toInt64(cityHash64(span_id) % 4294967291);

@@ -86,7 +86,7 @@ final as (
         typed.sampling_marked,
         typed.started_at,
         typed.duration_ns,
-        cast(typed.started_at as date) as day
+        span_day(typed.started_at) as day
     from typed
     left join source_calls as enclosing
         on enclosing.session_id = typed.session_id

@@ -152,7 +152,7 @@ final as (
         sampling_marked,            -- any head-sampling marker on the span
         started_at,
         duration_ns,
-        cast(started_at as date) as day
+        span_day(started_at) as day
     from typed
 )
 

@@ -162,7 +162,7 @@ final as (
         typed.replay_return_removed_size,       -- ... and how much of it the plan removed
         typed.started_at,
         typed.duration_ns,
-        cast(typed.started_at as date) as day,
+        span_day(typed.started_at) as day,
         -- 1-based position of this planning among its session's plannings (turn)
         row_number() over (
             partition by typed.session_id order by typed.started_at, typed.span_id
