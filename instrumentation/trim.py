@@ -620,13 +620,14 @@ def _cut_head_tail(conv: _Conversation, limit: int) -> _Cut:
     return _Cut(conv.head_tail(0, head_end, limit), "no_boundary", 0, head_end)
 
 
-def _cut_goal_aware(conv: _Conversation, limit: int) -> _Cut:
+def _cut_goal_aware(conv: _Conversation, limit: int, *, keep_returned: bool = False) -> _Cut:
     b = conv.boundary
     if b is None:
         return _cut_head_tail(conv, limit)
     prefix, n = conv.sized.prefix, conv.n
     if conv.orientation_size + prefix[n] - prefix[b] <= limit:
-        return _Cut(_pre_boundary_spans(conv, b, conv.total - limit), "pre_boundary")
+        returned = conv.returned if keep_returned else None
+        return _Cut(_pre_boundary_spans(conv, b, conv.total - limit, returned), "pre_boundary")
     # The goal's own turns overflow: every pre-boundary message goes, and the
     # goal's turns get head+tail with the switch turn through the first plan
     # (the first assistant message after it, with its tool results) pinned.
@@ -638,57 +639,36 @@ def _cut_goal_aware(conv: _Conversation, limit: int) -> _Cut:
     return _Cut(_merge(spans), "goal_overflow", b, head_end)
 
 
-def _pre_boundary_spans(conv: _Conversation, b: int, excess: int) -> _Spans:
-    """Remove pre-boundary units, the stale ask's first, then oldest-first, until ``excess`` is met.
+def _cut_goal_return(conv: _Conversation, limit: int) -> _Cut:
+    # goal_aware, except that the earlier turns of the goal the user returned
+    # to go last among the pre-boundary messages.
+    return _cut_goal_aware(conv, limit, keep_returned=True)
+
+
+def _pre_boundary_spans(
+    conv: _Conversation, b: int, excess: int, returned: tuple[int, int] | None = None
+) -> _Spans:
+    """Remove pre-boundary units until ``excess`` is met: the stale ask's first, then the
+    others oldest first, and the units of ``returned`` (goal_return) only after all of them.
 
     The caller guarantees that removing all of ``[0, b)`` suffices.
     """
-    prefix = conv.sized.prefix
     if excess <= 0:
         return []
-    first_user = conv.first_user
-    if first_user is None or first_user >= b:
-        return [(0, conv.align(bisect_left(prefix, excess, 0, b), b))]
-    stale_end = min(conv.unit_end(first_user), b)
-    stale_size = prefix[stale_end] - prefix[first_user]
-    if stale_size >= excess:
-        return [(first_user, stale_end)]
-    need = excess - stale_size
-    if prefix[first_user] >= need:
-        # Enough among the units older than the stale ask.
-        cut = conv.align(bisect_left(prefix, need, 0, first_user), first_user)
-        return _merge([(0, cut), (first_user, stale_end)])
-    # All older units go too, then units after the stale ask, oldest first:
-    # removing [0, cut) then frees prefix[cut] in total.
-    cut = conv.align(bisect_left(prefix, excess, stale_end, b), b)
-    return [(0, cut)]
-
-
-def _cut_goal_return(conv: _Conversation, limit: int) -> _Cut:
-    # goal_aware, except that the earlier turns of the goal the user returned
-    # to go last among the pre-boundary messages: every other pre-boundary
-    # unit (the stale ask first, then oldest first) is removed before any of
-    # them, and they then go oldest first. When the current goal's own turns
-    # overflow, everything before the boundary goes, as in goal_aware.
-    b, returned = conv.boundary, conv.returned
-    if b is None or returned is None:
-        return _cut_goal_aware(conv, limit)
-    prefix, n = conv.sized.prefix, conv.n
-    if conv.orientation_size + prefix[n] - prefix[b] > limit:
-        return _cut_goal_aware(conv, limit)
-    excess = conv.total - limit
-    if excess <= 0:
-        return _Cut([], "pre_boundary")
-    start, stop = conv.align(returned[0], b), conv.align(returned[1], b)
-    if start >= stop:
-        return _cut_goal_aware(conv, limit)
+    last: _Spans = []
+    if returned is not None:
+        start, stop = conv.align(returned[0], b), conv.align(returned[1], b)
+        last = [(start, stop)] if start < stop else []
     order: _Spans = []
     first_user = conv.first_user
-    if first_user is not None and first_user < b and not start <= first_user < stop:
+    if first_user is not None and first_user < b and not _within(first_user, last):
         order.append((first_user, min(conv.unit_end(first_user), b)))
-    order += _without([(0, start), (stop, b)], order)
-    order.append((start, stop))
-    return _Cut(_merge(_oldest_first(conv, order, excess)), "pre_boundary")
+    order += _without([(0, b)], order + last)
+    return _merge(_oldest_first(conv, order + last, excess))
+
+
+def _within(index: int, spans: _Spans) -> bool:
+    return any(lo <= index < hi for lo, hi in spans)
 
 
 def _without(ranges: _Spans, removed: _Spans) -> _Spans:
@@ -708,7 +688,7 @@ def _without(ranges: _Spans, removed: _Spans) -> _Spans:
 
 
 def _oldest_first(conv: _Conversation, ranges: _Spans, excess: int) -> _Spans:
-    """Remove whole ``ranges`` in order, the last one only as far as ``excess`` needs.
+    """Remove whole ``ranges`` in order, the last one needed only as far as ``excess`` needs.
 
     Within a range, units go oldest first; every range starts on a unit start.
     """
