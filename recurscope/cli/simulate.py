@@ -13,7 +13,14 @@ import argparse
 import sys
 from typing import Final
 
-from recurscope.cli._options import UsageError, command, positive_int, progress_bar
+from recurscope.cli._options import (
+    UsageError,
+    add_progress_option,
+    add_span_output_options,
+    command,
+    positive_int,
+    progress_bar,
+)
 from recurscope.pipeline.simulate import (
     SCENARIOS,
     SimulateError,
@@ -166,26 +173,12 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument(
         "--seed", type=int, default=1, metavar="S", help="seed of every random choice (default 1)"
     )
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument(
-        "--out", metavar="FILE", help="write the spans to FILE as OTLP JSON lines (replaced)"
-    )
-    output.add_argument(
-        "--endpoint",
-        metavar="URL",
-        help="send the spans to a running `recurscope serve` (OTLP/HTTP, e.g. "
-        "http://127.0.0.1:4318; it stores them with --accept-simulated)",
-    )
+    add_span_output_options(parser)
     parser.add_argument(
         "--fast",
         action="store_true",
         help="record the same planned sessions through the Recorder without smolagents "
         "(the same spans, several times faster; for large sizes)",
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr (default: when stderr is a terminal and the run is long)",
-    )
+    add_progress_option(parser, when="when stderr is a terminal and the run is long")
     parser.set_defaults(func=run_simulate_command)
