@@ -247,7 +247,7 @@ class GrpcServer:
         A client trickling its message would otherwise hold an admitted call
         (and a pool thread) until its own deadline, which it chooses.
         """
-        deadline = threading.Timer(self.limits.message_timeout, context.cancel)
+        deadline = threading.Timer(self.limits.message_timeout, self._time_out, (context,))
         deadline.daemon = True
         deadline.start()
         try:
@@ -257,11 +257,16 @@ class GrpcServer:
         finally:
             deadline.cancel()
         if message is None:
-            with self.counters.lock:
-                self.counters.message_timeouts += int(not context.is_active())
             context.abort(grpc.StatusCode.CANCELLED, "the call's message did not arrive in time")
             raise AssertionError("grpc's context.abort returned")  # pragma: no cover
         return message
+
+    def _time_out(self, context: grpc.ServicerContext) -> None:
+        """Count, then cancel, a call whose message is late: counted before the client
+        can see the cancellation, so a reader of the counters after it never misses it."""
+        with self.counters.lock:
+            self.counters.message_timeouts += 1
+        context.cancel()
 
     def _over_cap(self, request: Request) -> Reply:
         """UNAVAILABLE + ``RetryInfo`` for a call beyond ``max_rpcs`` (its message unread)."""
