@@ -5,12 +5,18 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# torch for the embeddings extra, installed before it so that pip keeps it: the
+# CPU build of this release lies on CI's disk (pip's own constraint file finds
+# it); a newer release would be a CUDA build of several GB. Elsewhere, set TORCH
+# to what suits the machine (TORCH= skips the step and lets pip choose).
+TORCH  ?= torch==2.13.0
 
 .PHONY: demo test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(if $(TORCH),$(BIN)/python -m pip install --quiet '$(TORCH)')
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

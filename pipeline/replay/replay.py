@@ -56,6 +56,7 @@ from recurscope.instrumentation.trim import Strategy, Summarizer, TrimPlan
 
 from .conversations import Conversation, InputProblem, ReplayError
 from .goal_detect import REASONS, GoalSwitchDetector, HeuristicDetector, Switch, SwitchCallable
+from .goal_embed import EmbeddingDetector
 from .summarize import extractive_summary
 
 __all__ = [
@@ -85,7 +86,7 @@ ORIGIN_REPLAYED: Final = "replayed"
 NEED_CHARS: Final = 4000
 """Most characters of a declared need: the need tracker compares needs by trigrams."""
 
-GoalSource = Literal["annotation", "callable", "heuristic"]
+GoalSource = Literal["annotation", "callable", "heuristic", "embedding"]
 
 _SERVICE_NAME: Final = "recurscope-replay"
 
@@ -135,6 +136,8 @@ def _classifier(detector: Detector | None) -> tuple[SwitchCallable, GoalSource]:
         return HeuristicDetector().classify, "heuristic"
     if isinstance(detector, HeuristicDetector):
         return detector.classify, "heuristic"
+    if isinstance(detector, EmbeddingDetector):
+        return detector.classify, "embedding"
     classify = getattr(detector, "classify", None)
     if callable(classify):
         return classify, "callable"

@@ -29,6 +29,12 @@ from recurscope.pipeline.replay.conversations import (
     ReplayError,
     read_conversations,
 )
+from recurscope.pipeline.replay.goal_detect import HeuristicDetector
+from recurscope.pipeline.replay.goal_embed import (
+    EmbeddingDetector,
+    EmbeddingUnavailable,
+    bundled_minilm,
+)
 from recurscope.pipeline.replay.replay import (
     STRATEGIES,
     Replayer,
@@ -73,6 +79,18 @@ def _loaded(spec: str | None, flag: str) -> Any:
         return load_callable(spec, flag)
     except ReplayError as error:
         raise UsageError(str(error)) from None
+
+
+def _detector(spec: str | None) -> Any:
+    """``--detector``: a built-in by name, or a user's ``module:function``."""
+    if spec is None or spec == "heuristic":
+        return HeuristicDetector()
+    if spec == "embedding":
+        try:
+            return EmbeddingDetector(bundled_minilm())
+        except EmbeddingUnavailable as error:
+            raise UsageError(f"--detector embedding: {error}") from None
+    return _loaded(spec, "--detector")
 
 
 def _warn(problems: Sequence[InputProblem], already: int = 0) -> int:
@@ -142,7 +160,7 @@ def run_replay_command(args: argparse.Namespace) -> int:
     if (args.out is None) == (args.endpoint is None):
         raise UsageError("give --out FILE or --endpoint URL (one of them)")
     counter = _counter(args.encoding)
-    detector = _loaded(args.detector, "--detector")
+    detector = _detector(args.detector)
     summarizer = _loaded(args.summarizer, "--summarizer")
     result = read_conversations(args.paths, input_format=args.input_format)
     for source, why in result.failed:
@@ -250,9 +268,11 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     parser.add_argument(
         "--detector",
-        metavar="MODULE:FUNCTION",
-        help="goal-switch detector (messages, turn, earlier) -> Switch, or a "
-        "GoalSwitchDetector; used where a user message has no `need` (default: the heuristic)",
+        metavar="NAME|MODULE:FUNCTION",
+        help="goal-switch detector, used where a user message has no `need`: `heuristic` "
+        "(default: lexical, no model), `embedding` (a sentence-embedding model on the CPU; "
+        "needs recurscope[embeddings]), or your (messages, turn, earlier) -> Switch or "
+        "GoalSwitchDetector as module:function",
     )
     parser.add_argument(
         "--summarizer",
