@@ -106,3 +106,13 @@ def test_the_held_out_figures_docs_quote() -> None:
     }
     docs = (DATA.parents[1] / "docs" / "goals.md").read_text(encoding="utf-8")
     assert "| **held-out** | **heuristic** | **0.74** | **0.39** |" in docs
+
+
+def test_the_second_held_out_figures_docs_quote() -> None:
+    """The heuristic on heldout-2, run beside the embedding detector's one run."""
+    assert _figures(DATA / "heldout-2") == {
+        "same_task": (61, 19, 55),
+        "new_goal": (115, 78, 7),
+        "return": (65, 17, 52),
+        "return (any earlier goal)": (72, 10, 45),
+    }

@@ -218,8 +218,63 @@ def test_the_development_figures_docs_quote(minilm: EmbeddingDetector) -> None:
     }
 
 
-def test_the_held_out_set_is_the_one_committed_before_the_run() -> None:
+@pytest.mark.slow
+def test_the_held_out_figures_docs_quote(minilm: EmbeddingDetector) -> None:
+    """Written blind, committed before the detector, run once: returns P 0.79 R 0.73."""
     data = (DATA / "heldout-2" / "conversations.jsonl").read_bytes()
     assert hashlib.sha256(data).hexdigest().startswith("66f10846")
     assert len(load_labelled(DATA / "heldout-2")) == 75
     assert all(json.loads(line)["id"] for line in data.decode().splitlines() if line.strip())
+    assert _figures(DATA / "heldout-2", minilm) == {
+        "same_task": (87, 24, 29),
+        "new_goal": (102, 34, 20),
+        "return": (85, 23, 32),
+        "return (any earlier goal)": (92, 16, 25),
+    }
+    docs = (DATA.parents[1] / "docs" / "goals.md").read_text(encoding="utf-8")
+    assert "| **heldout-2** | **embedding** | **0.79** | **0.73** |" in docs
+
+
+@pytest.mark.slow
+def test_replay_on_the_command_line_with_the_embedding_detector(tmp_path: Path) -> None:
+    """--detector embedding: every unannotated turn's span says source `embedding`."""
+    pytest.importorskip("sentence_transformers", reason="needs recurscope[embeddings]")
+    from recurscope.cli import main
+
+    source = tmp_path / "c.jsonl"
+    messages = [
+        {"role": "user", "content": "What does the Day of the Dead celebrate?"},
+        {"role": "assistant", "content": "Ancestors, with ofrendas and marigolds."},
+        {"role": "user", "content": "Can you recommend a sci-fi novel?"},
+        {"role": "assistant", "content": "The Left Hand of Darkness."},
+        {"role": "user", "content": "And how do people prepare for the festival?"},
+    ]
+    source.write_text(json.dumps({"id": "k", "messages": messages}) + "\n")
+    out = tmp_path / "out.jsonl"
+    args = ["replay", str(source), "--budget", "300", "--out", str(out), "--detector", "embedding"]
+    assert main([*args, "--strategies", "goal_aware", "--compaction", "off"]) == 0
+    text = out.read_text()
+    assert '"recurscope.replay.goal.source","value":{"stringValue":"embedding"}' in text
+    assert '"recurscope.replay.goal.source","value":{"stringValue":"heuristic"}' not in text
+    assert '"stringValue":"return"' in text
+
+
+def test_the_command_line_says_what_to_install_without_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from recurscope.cli import main
+    from recurscope.cli import replay as replay_command
+
+    def unavailable() -> None:
+        raise EmbeddingUnavailable("the embedding detector needs the embeddings extra")
+
+    monkeypatch.setattr(replay_command, "bundled_minilm", unavailable)
+    source = tmp_path / "c.jsonl"
+    source.write_text(json.dumps({"id": "k", "messages": [{"role": "user", "content": "a"}]}))
+    out = tmp_path / "o.jsonl"
+    args = ["replay", str(source), "--budget", "300", "--out", str(out), "--detector", "embedding"]
+    assert main(args) == 2
+    assert "--detector embedding: the embedding detector needs the embeddings extra" in (
+        capsys.readouterr().err
+    )
+    assert not out.exists()
