@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from interval_coverage import SCENARIOS, run_cell
+from interval_coverage import COVERAGE_CLAIM, run_cell
 
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
@@ -37,7 +37,7 @@ def method() -> str:
     return prereg.interval
 
 
-@pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.parametrize("scenario", COVERAGE_CLAIM)
 def test_the_preregistered_interval_covers_at_the_adjusted_level(
     scenario: str, method: str
 ) -> None:
@@ -66,3 +66,20 @@ def test_the_preregistered_interval_is_not_bought_with_width(method: str) -> Non
         )
     }
     assert cells[method].width <= 1.2 * cells["percentile"].width
+
+
+def test_a_rare_bursty_criterion_needs_many_sessions_to_be_shown_below_its_threshold(
+    method: str,
+) -> None:
+    """Goal overflow in the simulator's scenarios: truth 0.009, threshold 0.10.
+
+    At 120 sessions the pre-registered upper bound falls under 0.10 in a minority of
+    data sets (so "not justified" is out of reach, as docs/scenarios.md found); at
+    1,000 sessions in nearly all. Measured: 0.17 and 0.999 (1,000 data sets each).
+    """
+    small, large = (
+        run_cell("bursty", n, methods=(method,), replications=300, threshold=0.10)[0]
+        for n in (120, 1000)
+    )
+    assert small.below_threshold / small.replications < 0.4
+    assert large.below_threshold / large.replications > 0.95
