@@ -25,10 +25,14 @@ HELDOUT_SHA256 = "b6ad3efc9e704b4244ac0d6595c718275dd11bbbd54ec55418935d9af97ca4
 # Committed (4a233d3) before the v2 sketch and its pre-registration amendment.
 HELDOUT_2 = ROOT / "data" / "clone-families" / "heldout-2"
 HELDOUT_2_SHA256 = "74092f2c87d79c8635e4ba92dc62242d8a956dfa4a2a31607122c635532b0210"
+# Committed (e735b47) before the v3 sketch and its pre-registration amendment (f16ce7c).
+HELDOUT_3 = ROOT / "data" / "clone-families" / "heldout-3"
+HELDOUT_3_SHA256 = "40828e85a38d90826e9f8e74ebe2e8604dd3f11afad01948aa8ebc8b32bfa01a"
 
 
 @pytest.mark.parametrize(
-    ("folder", "sha256"), [(HELDOUT, HELDOUT_SHA256), (HELDOUT_2, HELDOUT_2_SHA256)]
+    ("folder", "sha256"),
+    [(HELDOUT, HELDOUT_SHA256), (HELDOUT_2, HELDOUT_2_SHA256), (HELDOUT_3, HELDOUT_3_SHA256)],
 )
 def test_the_held_out_sets_are_the_ones_committed_before_their_runs(
     folder: Path, sha256: str
@@ -50,13 +54,15 @@ def test_the_figures_docs_quote() -> None:
     dev = evaluate_families(DEV, DEFAULT_CLUSTERS, sweep=())
     held = evaluate_families(HELDOUT, DEFAULT_CLUSTERS, sweep=())
     held_2 = evaluate_families(HELDOUT_2, DEFAULT_CLUSTERS, sweep=())
-    assert (dev.correct_pairs, dev.predicted_pairs, dev.true_pairs) == (65, 65, 68)
-    assert (held.correct_pairs, held.predicted_pairs, held.true_pairs) == (81, 85, 110)
+    held_3 = evaluate_families(HELDOUT_3, DEFAULT_CLUSTERS, sweep=())
+    assert (dev.correct_pairs, dev.predicted_pairs, dev.true_pairs) == (68, 68, 68)
+    assert (held.correct_pairs, held.predicted_pairs, held.true_pairs) == (107, 110, 110)
     assert (held.exact_correct_pairs, held.exact_predicted_pairs) == (0, 2)
-    assert (held_2.correct_pairs, held_2.predicted_pairs, held_2.true_pairs) == (38, 46, 150)
+    assert (held_2.correct_pairs, held_2.predicted_pairs, held_2.true_pairs) == (58, 65, 150)
+    assert (held_3.correct_pairs, held_3.predicted_pairs, held_3.true_pairs) == (37, 51, 134)
     docs = (ROOT / "docs" / "detector.md").read_text()
     assert (
-        "| heldout-2 | 97 | 34 | 17 | 0.8 | 66 | 0.83 | 0.25 | 38 / 46 / 150 | 0.96 | 2 |" in docs
+        "| heldout-3 | 93 | 34 | 17 | 0.8 | 59 | 0.73 | 0.28 | 37 / 51 / 134 | 0.91 | 7 |" in docs
     )
 
 
