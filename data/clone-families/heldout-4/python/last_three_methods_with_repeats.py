@@ -1,0 +1,9 @@
+history = context.get("conversation_history", [])
+
+recent = []
+for rec in reversed(history):
+    recent.append(rec["method"])
+    if len(recent) == 3:
+        break
+
+result = recent
