@@ -372,7 +372,7 @@ REPLAY_GOAL_SWITCH: Final = "recurscope.replay.goal.switch"
 """What the turn does to the goals: ``first_need``, ``same_task``, ``new_goal`` or ``return``."""
 
 REPLAY_GOAL_SOURCE: Final = "recurscope.replay.goal.source"
-"""Who decided the goal switch: ``annotation`` (a need on the message), ``callable``, ``heuristic`` or ``embedding``."""
+"""Who decided the goal switch: ``annotation`` (a need on the message), ``callable``, ``heuristic``, ``embedding`` or ``learned``."""
 
 REPLAY_GOAL_START_INDEX: Final = "recurscope.replay.goal.start_index"
 """Message index of the first user turn of the goal the turn belongs to."""

@@ -57,6 +57,7 @@ from recurscope.instrumentation.trim import Strategy, Summarizer, TrimPlan
 from .conversations import Conversation, InputProblem, ReplayError
 from .goal_detect import REASONS, GoalSwitchDetector, HeuristicDetector, Switch, SwitchCallable
 from .goal_embed import EmbeddingDetector
+from .goal_learned import LearnedDetector
 from .summarize import extractive_summary
 
 __all__ = [
@@ -86,7 +87,7 @@ ORIGIN_REPLAYED: Final = "replayed"
 NEED_CHARS: Final = 4000
 """Most characters of a declared need: the need tracker compares needs by trigrams."""
 
-GoalSource = Literal["annotation", "callable", "heuristic", "embedding"]
+GoalSource = Literal["annotation", "callable", "heuristic", "embedding", "learned"]
 
 _SERVICE_NAME: Final = "recurscope-replay"
 
@@ -138,6 +139,8 @@ def _classifier(detector: Detector | None) -> tuple[SwitchCallable, GoalSource]:
         return detector.classify, "heuristic"
     if isinstance(detector, EmbeddingDetector):
         return detector.classify, "embedding"
+    if isinstance(detector, LearnedDetector):
+        return detector.classify, "learned"
     classify = getattr(detector, "classify", None)
     if callable(classify):
         return classify, "callable"

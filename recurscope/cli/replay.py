@@ -35,6 +35,7 @@ from recurscope.pipeline.replay.goal_embed import (
     EmbeddingUnavailable,
     bundled_minilm,
 )
+from recurscope.pipeline.replay.goal_learned import LearnedDetector
 from recurscope.pipeline.replay.replay import (
     STRATEGIES,
     Replayer,
@@ -85,11 +86,12 @@ def _detector(spec: str | None) -> Any:
     """``--detector``: a built-in by name, or a user's ``module:function``."""
     if spec is None or spec == "heuristic":
         return HeuristicDetector()
-    if spec == "embedding":
+    if spec in ("embedding", "learned"):
         try:
-            return EmbeddingDetector(bundled_minilm())
+            embed = bundled_minilm()
         except EmbeddingUnavailable as error:
-            raise UsageError(f"--detector embedding: {error}") from None
+            raise UsageError(f"--detector {spec}: {error}") from None
+        return EmbeddingDetector(embed) if spec == "embedding" else LearnedDetector(embed)
     return _loaded(spec, "--detector")
 
 
@@ -270,8 +272,9 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "--detector",
         metavar="NAME|MODULE:FUNCTION",
         help="goal-switch detector, used where a user message has no `need`: `heuristic` "
-        "(default: lexical, no model), `embedding` (a sentence-embedding model on the CPU; "
-        "needs recurscope[embeddings]), or your (messages, turn, earlier) -> Switch or "
+        "(default: lexical, no model), `embedding` (rules over a sentence-embedding model "
+        "on the CPU) or `learned` (a trained model over the same embeddings; both need "
+        "recurscope[embeddings]), or your (messages, turn, earlier) -> Switch or "
         "GoalSwitchDetector as module:function",
     )
     parser.add_argument(

@@ -1,0 +1,124 @@
+"""The trained goal-switch detector: its features and model file, the shipped weights, figures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recurscope.pipeline.replay.goal_detect import Switch
+from recurscope.pipeline.replay.goal_embed import EmbeddingDetector, bundled_minilm
+from recurscope.pipeline.replay.goal_learned import (
+    CLASSES,
+    FEATURES,
+    GoalModel,
+    LearnedDetector,
+    turn_features,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data" / "goal-switches"
+SHIPPED = ROOT / "pipeline" / "replay" / "goal_model.json"
+
+
+def hashed_embedder(texts: Sequence[str]) -> np.ndarray:
+    """A stand-in model: bag of words hashed into 16 dimensions, L2-normalized."""
+    out = np.zeros((len(texts), 16), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for word in text.lower().split():
+            out[row, sum(map(ord, word)) % 16] += 1
+        norm = np.linalg.norm(out[row])
+        if norm:
+            out[row] /= norm
+    return out
+
+
+def run(detector: LearnedDetector, user_turns: Sequence[str]) -> list[Switch]:
+    messages: list[dict[str, str]] = []
+    earlier: list[Switch] = []
+    for text in user_turns:
+        messages.append({"role": "user", "content": text})
+        earlier.append(detector.classify(messages, len(messages) - 1, earlier))
+        messages.append({"role": "assistant", "content": f"About {text[:20]}: noted."})
+    return earlier
+
+
+def test_the_shipped_model_names_this_code_s_features_and_classes() -> None:
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    assert tuple(data["features"]) == FEATURES and tuple(data["classes"]) == CLASSES
+    model = GoalModel.shipped()
+    assert model.coef.shape == (len(CLASSES), len(FEATURES))
+    assert set(model.trained_on["sets"]) == {"dev", "heldout", "heldout-2"}
+    probabilities = model.probabilities(np.zeros(len(FEATURES)))
+    assert probabilities.shape == (3,) and abs(probabilities.sum() - 1) < 1e-12
+
+
+def test_a_model_file_for_other_features_is_refused() -> None:
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    data["features"] = data["features"][:-1]
+    with pytest.raises(ValueError, match="features or classes are not this code's"):
+        GoalModel.from_json(data)
+
+
+def test_features_are_one_row_of_the_named_length() -> None:
+    messages = [
+        {"role": "user", "content": "How do I repot a cactus?"},
+        {"role": "assistant", "content": "Use gloves and gritty soil."},
+        {"role": "user", "content": "Totally different: best train to Lyon?"},
+        {"role": "assistant", "content": "The TGV from Gare de Lyon."},
+        {"role": "user", "content": "and the soil again?"},
+    ]
+    earlier = [Switch("first_need", 0), Switch("new_goal", 2)]
+    values, current, closest = turn_features(
+        messages, 4, earlier, EmbeddingDetector(hashed_embedder)
+    )
+    assert values.shape == (len(FEATURES),) and np.isfinite(values).all()
+    assert (current, closest) == (2, 0)
+    assert values[FEATURES.index("new_topic_cue")] == 0.0
+    assert values[FEATURES.index("follow_up_cue")] == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(max_size=120), min_size=1, max_size=7))
+def test_any_text_gets_a_valid_switch(turns: list[str]) -> None:
+    switches = run(LearnedDetector(hashed_embedder), turns)
+    assert switches[0].reason == "first_need"
+    starts = {0}
+    for index, switch in zip(range(2, 2 * len(turns), 2), switches[1:], strict=True):
+        if switch.reason == "return":
+            assert switch.returns_to in starts and switch.goal_start == switch.returns_to
+        elif switch.reason == "new_goal":
+            assert switch.goal_start == index
+            starts.add(index)
+        else:
+            assert switch.reason == "same_task" and switch.goal_start in starts
+
+
+# -- the real model -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def vectors() -> EmbeddingDetector:
+    """One embedding cache for the module: the refit and the figures embed the same texts."""
+    pytest.importorskip("sentence_transformers", reason="needs recurscope[embeddings]")
+    return EmbeddingDetector(bundled_minilm())
+
+
+@pytest.mark.slow
+def test_the_shipped_weights_are_what_the_training_script_fits(vectors: EmbeddingDetector) -> None:
+    pytest.importorskip("sklearn", reason="the training script needs scikit-learn")
+    sys.path.insert(0, str(ROOT / "tools"))
+    from train_goal_model import SETS, fit
+
+    refit = fit([DATA / name for name in SETS], vectors)
+    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    assert refit["trained_on"]["sets"] == shipped["trained_on"]["sets"]
+    assert refit["trained_on"]["per_class"] == shipped["trained_on"]["per_class"]
+    for key in ("mean", "scale", "coef", "intercept"):
+        np.testing.assert_allclose(refit[key], shipped[key], rtol=1e-5, atol=1e-6)
