@@ -122,3 +122,33 @@ def test_the_shipped_weights_are_what_the_training_script_fits(vectors: Embeddin
     assert refit["trained_on"]["per_class"] == shipped["trained_on"]["per_class"]
     for key in ("mean", "scale", "coef", "intercept"):
         np.testing.assert_allclose(refit[key], shipped[key], rtol=1e-5, atol=1e-6)
+
+
+def _figures(path: Path, detector: object) -> dict[str, tuple[int, int, int]]:
+    from recurscope.pipeline.replay.goal_eval import evaluate_goals
+
+    result = evaluate_goals(path, detector)  # type: ignore[arg-type]
+    return {s.reason: (s.tp, s.fp, s.fn) for s in (*result.scores, result.return_any_goal)}
+
+
+@pytest.mark.slow
+def test_the_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
+    """heldout-3: written blind, committed before the model, run once for all three detectors."""
+    import hashlib
+
+    from recurscope.pipeline.replay.goal_detect import HeuristicDetector
+
+    data = (DATA / "heldout-3" / "conversations.jsonl").read_bytes()
+    assert hashlib.sha256(data).hexdigest().startswith("b71ceaf1861dd512")
+    learned = LearnedDetector()
+    learned._vectors = vectors  # the module's embedding cache
+    assert _figures(DATA / "heldout-3", learned) == {
+        "same_task": (110, 17, 10),
+        "new_goal": (140, 11, 17),
+        "return": (143, 17, 18),
+        "return (any earlier goal)": (148, 12, 13),
+    }
+    assert _figures(DATA / "heldout-3", vectors)["return"] == (134, 28, 27)  # the rules
+    assert _figures(DATA / "heldout-3", HeuristicDetector())["return"] == (85, 29, 76)
+    docs = (ROOT / "docs" / "goals.md").read_text(encoding="utf-8")
+    assert "| **heldout-3** | **learned** | **0.89** | **0.89** |" in docs
