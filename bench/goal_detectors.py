@@ -6,7 +6,8 @@ turns/s and the ratio to the heuristic, which needs no model (its second
 pass: the stemming cache, which both detectors share, is warm). The embedding
 detector's model load is timed apart (it is paid once per process), and its
 cold pass (every text embedded) apart from a warm one (vectors cached, the
-rest of the rules only).
+rest of the rules only); the learned detector embeds the same texts, so only
+its warm pass is timed.
 
     .venv/bin/python bench/goal_detectors.py
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 from recurscope.pipeline.replay.goal_detect import GoalSwitchDetector, HeuristicDetector, Switch
 from recurscope.pipeline.replay.goal_embed import EmbeddingDetector, bundled_minilm
 from recurscope.pipeline.replay.goal_eval import load_labelled
+from recurscope.pipeline.replay.goal_learned import LearnedDetector
 
 DEV = Path(__file__).resolve().parent.parent / "data" / "goal-switches" / "dev"
 
@@ -46,12 +48,18 @@ def main() -> None:
     detector = EmbeddingDetector(embed)
     _, cold = turns_per_second(detector)
     _, warm = turns_per_second(detector)
+    learned = LearnedDetector(embed)
+    learned._vectors = detector  # vectors cached: the model's own cost on top of them
+    _, learned_warm = turns_per_second(learned)
     print(f"{turns} user turns in {DEV.name}; model load {load:.1f} s")
     print("| detector | turns/s | ratio to heuristic |")
     print("| --- | --- | --- |")
     print(f"| heuristic | {heuristic:,.0f} | 1 |")
     print(f"| embedding, cold (every text embedded) | {cold:,.1f} | {cold / heuristic:.2g} |")
     print(f"| embedding, warm (vectors cached) | {warm:,.0f} | {warm / heuristic:.2g} |")
+    print(
+        f"| learned, warm (vectors cached) | {learned_warm:,.0f} | {learned_warm / heuristic:.2g} |"
+    )
 
 
 if __name__ == "__main__":

@@ -161,3 +161,22 @@ def test_the_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
     assert _figures(DATA / "heldout-3", HeuristicDetector())["return"] == (85, 29, 76)
     docs = (ROOT / "docs" / "goals.md").read_text(encoding="utf-8")
     assert "| **heldout-3** | **learned** | **0.89** | **0.89** |" in docs
+
+
+@pytest.mark.slow
+def test_the_adversarial_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
+    """heldout-4: written blind to tempt false returns, run once with the shipped version 2."""
+    import hashlib
+
+    data = (DATA / "heldout-4" / "conversations.jsonl").read_bytes()
+    assert hashlib.sha256(data).hexdigest().startswith("5e66bff79c1bc909")
+    learned = LearnedDetector()
+    learned._vectors = vectors
+    assert _figures(DATA / "heldout-4", learned) == {
+        "same_task": (28, 84, 11),
+        "new_goal": (138, 19, 58),
+        "return": (148, 52, 86),
+        "return (any earlier goal)": (169, 31, 65),
+    }
+    docs = (ROOT / "docs" / "goals.md").read_text(encoding="utf-8")
+    assert "| **heldout-4** | **learned (version 2, shipped)** | **0.74** | **0.63** |" in docs
