@@ -23,7 +23,7 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol
 
@@ -36,6 +36,7 @@ __all__ = [
     "Reason",
     "Switch",
     "SwitchCallable",
+    "goal_exchanges",
 ]
 
 Reason = Literal["first_need", "same_task", "new_goal", "return"]
@@ -125,6 +126,20 @@ def _text(message: Mapping[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
+def goal_exchanges(
+    messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]
+) -> Iterator[tuple[int, int, range]]:
+    """Each user turn before ``turn`` as ``(goal_start, its index, the answers it got)``.
+
+    ``earlier`` are those turns' switches, oldest first; the answers are the
+    messages after the user turn up to the next user turn (or ``turn``).
+    """
+    user_turns = [i for i in range(turn) if messages[i].get("role") == "user"]
+    for position, (index, switch) in enumerate(zip(user_turns, earlier, strict=False)):
+        end = user_turns[position + 1] if position + 1 < len(user_turns) else turn
+        yield switch.goal_start, index, range(index + 1, end)
+
+
 def _coverage(query: Mapping[str, float], doc: frozenset[str]) -> float:
     """The share of the query's IDF weight whose terms the goal's exchanges contain.
 
@@ -202,15 +217,11 @@ class HeuristicDetector:
         messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]
     ) -> dict[int, list[str]]:
         """Each goal's user turns with the answers they got, as stemmed terms."""
-        user_turns = [i for i in range(turn) if messages[i].get("role") == "user"]
         docs: dict[int, list[str]] = {}
-        for index, switch in zip(user_turns, earlier, strict=False):
-            doc = docs.setdefault(switch.goal_start, [])
-            doc.extend(terms(_text(messages[index])))
-            answer = index + 1
-            while answer < turn and messages[answer].get("role") != "user":
-                doc.extend(terms(_text(messages[answer])))
-                answer += 1
+        for goal, index, answers in goal_exchanges(messages, turn, earlier):
+            doc = docs.setdefault(goal, [])
+            for message in (index, *answers):
+                doc.extend(terms(_text(messages[message])))
         return docs
 
     @staticmethod

@@ -39,7 +39,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .goal_detect import HeuristicDetector, Switch, _coverage, _text, terms
+from .goal_detect import HeuristicDetector, Switch, _coverage, _text, goal_exchanges, terms
 
 __all__ = ["Embedder", "EmbeddingDetector", "EmbeddingUnavailable", "bundled_minilm"]
 
@@ -199,12 +199,10 @@ def _goal_units(
     messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]
 ) -> dict[int, list[str]]:
     """Each goal's user turns and the first answer each got, as separate texts."""
-    user_turns = [i for i in range(turn) if messages[i].get("role") == "user"]
     units: dict[int, list[str]] = {}
-    for index, switch in zip(user_turns, earlier, strict=False):
-        goal = units.setdefault(switch.goal_start, [])
-        goal.append(_text(messages[index]))
-        answer = index + 1
-        if answer < turn and messages[answer].get("role") != "user":
-            goal.append(_text(messages[answer]))
+    for goal, index, answers in goal_exchanges(messages, turn, earlier):
+        texts = units.setdefault(goal, [])
+        texts.append(_text(messages[index]))
+        if answers:
+            texts.append(_text(messages[answers[0]]))
     return units

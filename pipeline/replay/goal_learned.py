@@ -38,6 +38,7 @@ from .goal_detect import (
     Switch,
     _coverage,
     _text,
+    goal_exchanges,
     terms,
 )
 from .goal_embed import _NEW_CUE, Embedder, EmbeddingDetector, _goal_units
@@ -123,9 +124,8 @@ def turn_features(
     current = earlier[-1].goal_start
     units = _goal_units(messages, turn, earlier)
     user_texts: defaultdict[int, list[str]] = defaultdict(list)
-    user_turns = [i for i in range(turn) if messages[i].get("role") == "user"]
-    for index, switch in zip(user_turns, earlier, strict=False):
-        user_texts[switch.goal_start].append(_text(messages[index]))
+    for goal, index, _ in goal_exchanges(messages, turn, earlier):
+        user_texts[goal].append(_text(messages[index]))
     query = vectors._vector_of([text])[0]
     lexical = HeuristicDetector()
     documents = lexical._goal_documents(messages, turn, earlier)
