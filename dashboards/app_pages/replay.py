@@ -116,9 +116,8 @@ ui.table(
         ),
     },
 )
-st.altair_chart(
+share_chart = (
     alt.Chart(with_share.drop_nulls("returned_goal_removed_share"))
-    .mark_bar()
     .encode(
         y=alt.Y("strategy:N", sort=STRATEGY_ORDER, title=None),
         x=alt.X(
@@ -127,7 +126,6 @@ st.altair_chart(
             scale=alt.Scale(domain=[0, 1]),
             title="share of the returned-to goals' earlier turns removed",
         ),
-        color=alt.Color("compaction:N", scale=alt.Scale(domain=["off", "on"])),
         yOffset="compaction:N",
         tooltip=[
             "strategy",
@@ -136,7 +134,17 @@ st.altair_chart(
             alt.Tooltip("returned_goal_removed_share:Q", format=".1%"),
         ],
     )
-    .properties(height=60 * max(strategies["strategy"].n_unique(), 2)),
+    .properties(height=60 * max(strategies["strategy"].n_unique(), 2))
+)
+st.altair_chart(
+    share_chart.mark_bar().encode(
+        color=alt.Color("compaction:N", scale=alt.Scale(domain=["off", "on"]))
+    )
+    # The share written beside each bar, so a strategy that removes nothing reads "0%",
+    # not as a missing bar.
+    + share_chart.mark_text(align="left", dx=4, fontSize=11).encode(
+        text=alt.Text("returned_goal_removed_share:Q", format=".0%")
+    ),
     width="stretch",
 )
 
@@ -176,4 +184,18 @@ if chosen is not None and turns is not None:
         name="replay-turns",
         caption="Every planning of this conversation, each strategy and compaction setting side "
         "by side: the turn's goal switch as the detector (or an annotation) decided it.",
+        column_config={
+            "switch": st.column_config.TextColumn("goal switch"),
+            "trimmed": st.column_config.CheckboxColumn("trimmed"),
+            "dropped_size": st.column_config.NumberColumn("dropped", format="localized"),
+            "summarized_size": st.column_config.NumberColumn("summarized", format="localized"),
+            "stale_ask_dropped": st.column_config.CheckboxColumn("stale ask dropped"),
+            "goal_first_turn_removed": st.column_config.CheckboxColumn("goal 1st turn removed"),
+            "returned_goal_size": st.column_config.NumberColumn(
+                "returned-to context", format="localized"
+            ),
+            "returned_goal_removed": st.column_config.NumberColumn(
+                "of it removed", format="localized"
+            ),
+        },
     )
