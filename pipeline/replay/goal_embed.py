@@ -54,6 +54,9 @@ _NEW_CUE: Final = re.compile(
     re.IGNORECASE,
 )
 
+EMBEDDING_WEIGHT: Final = 0.8
+"""The embedding's share of a goal's blended score; the rest is lexical coverage."""
+
 _CACHE_LIMIT: Final = 65_536
 """Texts whose vectors a detector keeps (a replay re-reads every earlier message each turn)."""
 
@@ -110,7 +113,7 @@ class EmbeddingDetector:
         *,
         return_threshold: float = 0.15,
         margin: float = 0.0,
-        embedding_weight: float = 0.8,
+        embedding_weight: float = EMBEDDING_WEIGHT,
         elliptical_terms: int = 2,
         elliptical_threshold: float = 0.05,
         same_threshold: float = 0.2,
@@ -164,19 +167,33 @@ class EmbeddingDetector:
         text: str,
     ) -> dict[int, float]:
         """Each goal's score: its best unit's cosine blended with lexical coverage."""
-        units = _goal_units(messages, turn, earlier)
+        weight = self.embedding_weight
+        _, similarities = self.similarities(messages, turn, earlier, text)
+        return {
+            goal: weight * cosine + (1 - weight) * coverage
+            for goal, (cosine, coverage) in similarities.items()
+        }
+
+    def similarities(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        turn: int,
+        earlier: Sequence[Switch],
+        text: str,
+    ) -> tuple[npt.NDArray[np.float32], dict[int, tuple[float, float]]]:
+        """The turn's vector, and per goal its best cosine with the goal's turns and answers
+        and the lexical coverage of the turn by the goal's exchanges."""
         query = self._vector_of([text])[0]
         lexical = self._lexical
         documents = lexical._goal_documents(messages, turn, earlier)
-        idf = lexical._idf(messages, turn)
-        weights = lexical._vector(terms(text), idf)
-        weight = self.embedding_weight
-        scores = {}
-        for start, texts in units.items():
-            cosine = float(np.max(self._vector_of(texts) @ query))
-            coverage = _coverage(weights, frozenset(documents.get(start, ())))
-            scores[start] = weight * cosine + (1 - weight) * coverage
-        return scores
+        weights = lexical._vector(terms(text), lexical._idf(messages, turn))
+        return query, {
+            goal: (
+                float(np.max(self._vector_of(texts) @ query)),
+                _coverage(weights, frozenset(documents.get(goal, ()))),
+            )
+            for goal, texts in _goal_units(messages, turn, earlier).items()
+        }
 
     def _vector_of(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Rows for ``texts``, embedding each distinct text once per detector."""

@@ -34,14 +34,12 @@ from .goal_detect import (
     _FOLLOW_UP,
     _REFERENCE,
     _RETURN_CUE,
-    HeuristicDetector,
     Switch,
-    _coverage,
     _text,
     goal_exchanges,
     terms,
 )
-from .goal_embed import _NEW_CUE, Embedder, EmbeddingDetector, _goal_units
+from .goal_embed import _NEW_CUE, EMBEDDING_WEIGHT, Embedder, EmbeddingDetector
 
 __all__ = ["CLASSES", "FEATURES", "GoalModel", "LearnedDetector", "turn_features"]
 
@@ -72,8 +70,6 @@ _QUESTION: Final = re.compile(
     r"should i|i need|i want|help me|give me|recommend|suggest|explain)\b",
     re.IGNORECASE,
 )
-_BLEND: Final = 0.8
-"""The embedding's share of the score that picks the closest earlier goal (as the rules')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,27 +118,20 @@ def turn_features(
     """
     text = _text(messages[turn])
     current = earlier[-1].goal_start
-    units = _goal_units(messages, turn, earlier)
+    query, similarities = vectors.similarities(messages, turn, earlier, text)
     user_texts: defaultdict[int, list[str]] = defaultdict(list)
     for goal, index, _ in goal_exchanges(messages, turn, earlier):
         user_texts[goal].append(_text(messages[index]))
-    query = vectors._vector_of([text])[0]
-    lexical = HeuristicDetector()
-    documents = lexical._goal_documents(messages, turn, earlier)
-    weights = lexical._vector(terms(text), lexical._idf(messages, turn))
-    scores: dict[int, tuple[float, float, float]] = {}
-    for goal, texts in units.items():
-        scores[goal] = (
-            float(np.max(vectors._vector_of(texts) @ query)),
-            float(np.max(vectors._vector_of(user_texts[goal]) @ query)),
-            _coverage(weights, frozenset(documents.get(goal, ()))),
-        )
+    scores = {
+        goal: (cosine, float(np.max(vectors._vector_of(user_texts[goal]) @ query)), coverage)
+        for goal, (cosine, coverage) in similarities.items()
+    }
     latest = _text(messages[turn - 1]) if turn > 0 else ""
     latest_cosine = float(vectors._vector_of([latest])[0] @ query) if latest else 0.0
 
     def blended(goal: int) -> float:
         cosine, _, coverage = scores[goal]
-        return _BLEND * cosine + (1 - _BLEND) * coverage
+        return EMBEDDING_WEIGHT * cosine + (1 - EMBEDDING_WEIGHT) * coverage
 
     others = [goal for goal in scores if goal != current]
     best = max(others, key=lambda g: (blended(g), g), default=None)
@@ -165,7 +154,7 @@ def turn_features(
         float(bool(_NEW_CUE.search(text))),
         float(bool(_REFERENCE.search(text))),
         float(bool(_QUESTION.search(text))),
-        min(len(units), 8) / 8,
+        min(len(scores), 8) / 8,
         min(recency, 6) / 6,
     ]
     return np.asarray(values, dtype=np.float64), current, best
