@@ -132,15 +132,20 @@ class GoalTimeline:
 Detector = GoalSwitchDetector | SwitchCallable
 
 
+_BUILT_IN_DETECTORS: Final[tuple[tuple[type[GoalSwitchDetector], GoalSource], ...]] = (
+    (HeuristicDetector, "heuristic"),
+    (EmbeddingDetector, "embedding"),
+    (LearnedDetector, "learned"),
+)
+"""The detectors this package ships, and the source their spans name."""
+
+
 def _classifier(detector: Detector | None) -> tuple[SwitchCallable, GoalSource]:
     if detector is None:
         return HeuristicDetector().classify, "heuristic"
-    if isinstance(detector, HeuristicDetector):
-        return detector.classify, "heuristic"
-    if isinstance(detector, EmbeddingDetector):
-        return detector.classify, "embedding"
-    if isinstance(detector, LearnedDetector):
-        return detector.classify, "learned"
+    for kind, source in _BUILT_IN_DETECTORS:
+        if isinstance(detector, kind):
+            return detector.classify, source
     classify = getattr(detector, "classify", None)
     if callable(classify):
         return classify, "callable"
