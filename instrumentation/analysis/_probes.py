@@ -1,0 +1,483 @@
+"""Fixed synthetic histories a history program is run on, and what its answer drew from them.
+
+A behavioural sketch (:mod:`._behaviour`) runs a program on a few *probe*
+histories and hashes which probe records and values reach its answer. Every
+probe value is either unique to one record (``call-1-04``, a timestamp,
+``text-1-04``) or one of a few shared values (a method name, a speaker, an
+error type), so a token found anywhere in the answer — a list item, a dict key,
+a word inside a sentence — says which record or value it came from, whatever
+the answer's wording or shape.
+
+Probes 0–2 share method names, speakers and error types among records (so
+tallies, groups and distinct values have something to count); probe 3 gives
+every record its own method name, so any field of a record that reaches the
+answer names the record.
+
+A program's own literals are values it compares records with (``==
+"web_search"``): for each, one probe value of the kind it is compared with (a
+method, a speaker, an error type, a content word) is *renamed* to the literal in
+every probe, the slot chosen by a hash of the literal alone. Renaming keeps the
+probe's structure, so two re-spellings that compare with the same literal see
+the same probes whatever other literals they hold, and an answer token equal to
+the literal counts as the value it renamed. Nothing here is random; the probes
+are part of the sketch scheme.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from hashlib import sha1
+from typing import Any, Final
+
+from ._model import HISTORY_KEY, OUTCOME_KEYS, RECORD_TOP_FIELDS
+
+RECORD_FIELDS: Final = RECORD_TOP_FIELDS | OUTCOME_KEYS
+
+FOCUS: Final = "alpha_op"
+"""What ``kwargs[...]``, ``args[...]`` and a missing input give first: a method name and a content word."""
+
+_POOLS: Final[dict[str, tuple[str, ...]]] = {
+    "method": ("alpha_op", "beta_op", "gamma_op", "delta_op", "epsilon_op", "zeta_op", "eta_op"),
+    "speaker": ("user", "assistant", "tool", "calculator"),
+    "error": ("TimeoutError", "ArgumentError", "KeyError"),
+    "word": ("invoice", "weather", "deploy", "report", "budget"),
+}
+_RENAMABLE: Final[dict[str, tuple[str, ...]]] = {
+    "method": _POOLS["method"][1:4],  # the focus keeps its name; these three are in every probe
+    "speaker": ("calculator", "tool", "assistant"),
+    "error": _POOLS["error"],
+    "word": _POOLS["word"],
+}
+_OVERFLOW: Final[dict[str, tuple[str, ...]]] = {"method": _POOLS["method"][4:]} | {
+    k: () for k in ("speaker", "error", "word")
+}
+_CLASSES: Final = ("String", "Integer", "Hash")
+_KWARG_KEYS: Final = ("query", "term", "limit", "target")
+MAX_LITERALS: Final = 6
+
+_LENGTHS: Final = (24, 16, 30, 20)
+"""Records in each probe: long enough that the first and the last N differ for N up to 8."""
+_CURRENT: Final = (8, 6, 11, 7)
+"""Which record of each probe is "the current call" (``context["call_id"]``)."""
+_UNIQUE_PROBE: Final = 3
+
+
+def _draws(p: int, n: int) -> list[int]:
+    """A fixed pseudo-random sequence per probe (a linear congruential generator, not ``random``)."""
+    state = 2_654_435_761 * (p + 1) % 2**32
+    out = []
+    for _ in range(n):
+        state = (1_103_515_245 * state + 12_345) % 2**31
+        out.append(state >> 8)
+    return out
+
+
+def _shape(p: int) -> tuple[int, set[int], set[int], set[int], list[int], list[int]]:
+    """A probe's length, failing records, user turns, children of the current call, methods, gaps."""
+    n = _LENGTHS[p]
+    draws = _draws(p, 5 * n)
+    failing = {i for i in range(n) if draws[i] % 10 < (3 if p != 1 else 2)}
+    if p == 1:  # the last five all succeed here, and fail partly elsewhere
+        failing -= set(range(n - 5, n))
+    users = {i for i in range(n) if draws[n + i] % 10 < 3} | {0}
+    children = {i for i in range(_CURRENT[p] + 1, n) if draws[2 * n + i] % 10 < 4}
+    if p == _UNIQUE_PROBE:
+        methods = [1 + (i // 4) % 3 for i in range(n)]  # the records that do not have their own
+    else:
+        methods = [draws[3 * n + i] % (4 + (p == 1) + 3 * (p == 2)) for i in range(n)]
+    gaps = [5 + draws[4 * n + i] % 37 for i in range(n)]
+    return n, failing, users, children, methods, gaps
+
+
+_SHAPES: Final = tuple(_shape(p) for p in range(len(_LENGTHS)))
+
+
+def _stamp(p: int, i: int) -> str:
+    seconds = sum(_SHAPES[p][5][:i])
+    minute, second = divmod(seconds, 60)
+    return f"2026-03-0{p + 1}T{10 + minute // 60}:{minute % 60:02d}:{second:02d}Z"
+
+
+# ---------------------------------------------------------------------------
+# A program's literals
+# ---------------------------------------------------------------------------
+
+_LITERAL: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]{1,39}$")
+_PROBE_VALUES: Final = frozenset(v for pool in _POOLS.values() for v in pool) | set(_CLASSES)
+_NOT_LITERALS: Final = frozenset(
+    RECORD_FIELDS
+    | _PROBE_VALUES
+    | {HISTORY_KEY, "memory", "input", "history", "call_id", "session_id", "attempt"}
+    | {"ok", "error", "success", "failed", "failure", "true", "false", "nil", "None"}
+    | {"system", "model"}
+)
+_PY_STRING: Final = re.compile(r"""(?<![A-Za-z0-9_])(?:[rbuRBU]{0,2})(['"])((?:\\.|(?!\1).){1,40}?)\1""")
+_RB_SYMBOL: Final = re.compile(r"(?<![:A-Za-z0-9_]):([A-Za-z_][A-Za-z0-9_]*[?!]?)")
+_COMPARED_BEFORE: Final = re.compile(
+    r"(?:==|!=|===|\bin|\bnot in|\bwhen|include\?|start_with\?|end_with\?|startswith|endswith)"
+    r"\s*[(\[{]?\s*(?:(?:[rbuRBU]{0,2}[\x22\x27][^\x22\x27\n]*[\x22\x27]|:\w+)\s*,\s*)*$"
+    r"|^\s*[A-Za-z_]\w*\s*=\s*$",
+)
+_COMPARED_AFTER: Final = re.compile(r"^\s*(?:==|!=)")
+_ASSIGNED: Final = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*$")
+_INPUT_KEY: Final = re.compile(
+    r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(|\[)\s*[\x22\x27:]?([A-Za-z_]\w{0,30})"
+)
+_INPUT_DEFAULT: Final = re.compile(
+    r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*,"
+    r"|\[\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*\]\s*(?:\|\||\bor\b))"
+    r"\s*(?:[\x22\x27]([A-Za-z_][\w.\-]{1,39})[\x22\x27]|:([A-Za-z_]\w*))"
+)
+_RUBY_WORDS: Final = frozenset(
+    {"to_s", "to_i", "to_f", "to_sym", "size", "length", "count", "each", "map", "select"}
+)
+# Which kind of value a literal is compared with, from the nearest field name before it.
+_KIND_WORDS: Final = (
+    ("method", ("method_name", "method", "name", "tool", "op", "target", "wanted", "fn", "action")),
+    ("speaker", ("speaker", "role", "author", "from", "who")),
+    ("error", ("error_type", "error", "status", "exception")),
+    (
+        "word",
+        ("content", "summary", "text", "message", "args", "kwargs", "query", "term",
+         "include", "downcase", "lower", "match", "search"),
+    ),
+)
+_KIND_OF: Final = {word: kind for kind, words in _KIND_WORDS for word in words}
+_KIND_TOKEN: Final = re.compile(r"[A-Za-z_]+")
+
+
+def literals(code: str, language: str) -> list[tuple[str, str]]:
+    """The literals a program compares record values with, and the kind of value each is compared with.
+
+    A literal counts when it is compared (``== "web_search"``, ``"x" ==``, ``in
+    ("a", "b")``, ``include?("x")``, ``when :x``) or bound to a name that is
+    compared (``TOOL = "web_search"`` … ``== TOOL``). Keys, labels, field names,
+    texts with spaces or format marks and values every probe already has are
+    left out. The kind (method, speaker, error, word) comes from the nearest
+    field name before it on its line (a method when none). Sorted; at most
+    ``MAX_LITERALS``.
+    """
+    found: dict[str, str] = {}
+    candidates = [(m, m.group(2)) for m in _PY_STRING.finditer(code)]
+    if language == "ruby":
+        candidates += [(m, m.group(1)) for m in _RB_SYMBOL.finditer(code)]
+    for match, text in candidates:
+        if not _LITERAL.match(text) or text in _NOT_LITERALS or _ruby_method_word(text):
+            continue
+        line_start = code.rfind("\n", 0, match.start()) + 1
+        before = code[line_start : match.start()]
+        after = code[match.end() : match.end() + 12]
+        if not (_COMPARED_BEFORE.search(before) or _COMPARED_AFTER.match(after)):
+            continue
+        rest = code[match.end() : code.find("\n", match.end())]
+        assigned = _ASSIGNED.match(before)
+        if assigned:
+            use = _compared_use(code, assigned.group(1))
+            if use is None:
+                continue  # a name bound to it is never compared: a label, not a filter value
+            before, rest = use
+        found.setdefault(text, _kind(before) or _kind(rest) or "method")
+    for key, literal in input_defaults(code).items():
+        if literal not in _NOT_LITERALS:
+            found.setdefault(literal, _kind(key) or "method")
+    return sorted(found.items())[:MAX_LITERALS]
+
+
+def input_keys(code: str) -> dict[str, str | None]:
+    """The program's parameters (``kwargs[:method]``, ``kwargs.get("n", 3)``): key → its text default.
+
+    A probe passes each one, so ``kwargs.fetch(:method, nil)`` finds a value as
+    ``kwargs[:method]`` does; a text default is the value passed.
+    """
+    keys: dict[str, str | None] = {key: None for key in _INPUT_KEY.findall(code)}
+    keys.update(input_defaults(code))
+    return keys
+
+
+def input_defaults(code: str) -> dict[str, str]:
+    """Parameters given a text default (``kwargs.get("tool", "web_search")``, ``kwargs[:t] || "x"``)."""
+    return {(a or b): (c or d) for a, b, c, d in _INPUT_DEFAULT.findall(code)}
+
+
+def _ruby_method_word(text: str) -> bool:
+    return text in _RUBY_WORDS or text.endswith(("?", "!"))
+
+
+def _compared_use(code: str, name: str) -> tuple[str, str] | None:
+    """The text before and after a comparison with a name bound to a literal, or None."""
+    pattern = (
+        rf"^(.*(?:==|!=|\bin|include\?\(|start_with\?\(|startswith\()\s*\(?\s*){re.escape(name)}\b(.*)$"
+        rf"|^(.*)\b{re.escape(name)}(\s*(?:==|!=).*)$"
+    )
+    match = re.search(pattern, code, re.MULTILINE)
+    if match is None:
+        return None
+    if match.group(1) is not None:
+        return match.group(1), match.group(2)
+    return match.group(4), match.group(3)
+
+
+def _kind(text: str) -> str | None:
+    """The kind of the nearest field name in a text (searched from its end), or None."""
+    kinds = [_KIND_OF[w] for w in _KIND_TOKEN.findall(text) if w in _KIND_OF]
+    return kinds[-1] if kinds else None
+
+
+_KEY_USE: Final = re.compile(
+    r"""(?:(?<=[\w\])])\[\s*|\.get\(\s*|\.fetch\(\s*|key\?\(\s*|\.dig\([^()]*?)"""
+    r"""(?:[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30}))"""
+)
+_CONTEXT_KEYS: Final = frozenset({"memory", "input", "call_id", "session_id", "attempt", "n"})
+
+
+def record_keys(code: str) -> list[str]:
+    """Keys a program looks up that no probe record has (``kwargs[:timeout]``), sorted.
+
+    A probe puts them into some records' ``kwargs`` so a lookup of them finds
+    something. Field names and the context's keys are left out; at most 3.
+    """
+    keys = {a or b for a, b in _KEY_USE.findall(code)}
+    keys -= RECORD_FIELDS | _CONTEXT_KEYS | {HISTORY_KEY} | set(_KWARG_KEYS)
+    return sorted(keys)[:3]
+
+
+def renames(code_literals: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Probe value → the literal it is renamed to, a slot per literal by a hash of the literal alone."""
+    out: dict[str, str] = {}
+    for literal, kind in code_literals:
+        slots = _RENAMABLE[kind]
+        start = int.from_bytes(sha1(literal.encode("utf-8", "surrogatepass")).digest()[:4], "big")
+        free = [s for s in slots if s not in out] or [s for s in _OVERFLOW[kind] if s not in out]
+        if free:
+            out[free[start % len(free)]] = literal
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Probes
+# ---------------------------------------------------------------------------
+
+
+def probes(
+    code_literals: Iterable[tuple[str, str]] = (),
+    keys: Iterable[str] = (),
+    inputs: Mapping[str, str | None] | None = None,
+) -> list[dict[str, Any]]:
+    """The probes for a program with these literals and keys: history, context, inputs, renames.
+
+    ``inputs`` are the values a program's own parameters (``kwargs[...]``,
+    ``args[...]``) take, tried in order until the program runs: a name (the
+    focus), a number, a time inside the probe.
+    """
+    rename = renames(code_literals)
+    extra = list(keys)[:3]
+    out = []
+    for p, (n, failing, users, children, methods, _gaps) in enumerate(_SHAPES):
+        current = f"call-{p}-{_CURRENT[p]:02d}"
+        history = [
+            _record(p, i, i not in failing, i in users, i in children, current, methods[i], rename)
+            for i in range(n)
+        ]
+        for i, record in enumerate(history):
+            for k, key in enumerate(extra):
+                if i % (k + 2) == 1:
+                    record["kwargs"][key] = 3 + (i * 5 + p) % 11
+        out.append(
+            {
+                "history": history,
+                "context": {
+                    HISTORY_KEY: history,
+                    "call_id": current,
+                    "memory": {},
+                    "input": FOCUS,
+                    "session_id": f"session-{p}",
+                    "attempt": 1,
+                },
+                "inputs": [
+                    _inputs(FOCUS, [FOCUS, FOCUS], inputs or {}),
+                    _inputs(4, [4, 8], inputs or {}),
+                    _inputs(
+                        history[n // 3]["timestamp"],
+                        [history[n // 3]["timestamp"], history[2 * n // 3]["timestamp"]],
+                        inputs or {},
+                    ),
+                ],
+                "renames": rename,
+            }
+        )
+    return out
+
+
+def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> dict[str, Any]:
+    """One way to call a program: every named parameter, ``args``, and what any other key gives."""
+    return {
+        "default": default,
+        "args": args,
+        "kwargs": {key: default if literal is None else literal for key, literal in keys.items()},
+    }
+
+
+def _first_arg(p: int, i: int) -> Any:
+    """A record's first argument: the focus, an amount, or a value of its own."""
+    if i % 4 == 2:
+        return FOCUS
+    if i % 4 == 3:
+        return 10 + (i * 7 + p * 3) % 50
+    return f"arg-{p}-{i:02d}"
+
+
+def _record(
+    p: int,
+    i: int,
+    ok: bool,
+    user: bool,
+    child: bool,
+    current: str,
+    method_index: int,
+    rename: Mapping[str, str],
+) -> dict[str, Any]:
+    def named(value: str) -> str:
+        return rename.get(value, value)
+
+    speaker = "user" if user else _POOLS["speaker"][1 + (i * (p + 1)) % 3]
+    if p == _UNIQUE_PROBE and i % 4 != 1:
+        method = f"op-{p}-{i:02d}"  # its own name: any field of the record names it
+    else:
+        method = _POOLS["method"][method_index]
+    error = _POOLS["error"][(i + p) % 3] if not ok else None
+    words = [_POOLS["word"][(i + p) % 5], _POOLS["word"][(2 * i + 1) % 5]]
+    if i % 3 == 0:
+        words.append(FOCUS)
+    words = [named(w) for w in words]
+    return {
+        "call_id": f"call-{p}-{i:02d}",
+        "parent_call_id": current if child else (None if i % 2 else f"call-{p}-00"),
+        "timestamp": _stamp(p, i),
+        "speaker": named(speaker),
+        "role": named(speaker) if speaker in ("user", "tool") else "assistant",
+        "name": named(method),
+        "method_name": named(method),
+        "args": [_first_arg(p, i), words[0]],
+        "kwargs": {_KWARG_KEYS[(i + p) % 2]: f"query-{p}-{i:02d}", _KWARG_KEYS[2 + i % 2]: words[1]},
+        "content": " ".join([f"text-{p}-{i:02d}", *words]),
+        "goal": f"goal-{p}-{i // 5}",
+        "need": f"need-{p}-{i // 4}",
+        "depth": (i * 7 + p) % (3 + p),
+        "tool_calls": [],
+        "parts": [],
+        "outcome_summary": {
+            "ok": ok,
+            "status": "ok" if ok else "error",
+            "value_class": _CLASSES[(i + 2 * p) % 3] if ok else None,
+            "error_type": named(error) if error else None,
+            "error_message": None if ok else f"failed-{p}-{i:02d}",
+            "content_ref": f"ref-{p}-{i:02d}",
+            "summary": f"summary-{p}-{i:02d}",
+        },
+    }
+
+
+# ---------------------------------------------------------------------------
+# What reaches an answer
+# ---------------------------------------------------------------------------
+
+_UNIQUE: Final = re.compile(
+    r"(?:call|arg|query|text|failed|ref|summary|op)-\d-\d\d|2026-03-0\d[T ]\d\d:\d\d:\d\d"
+)
+_TOKEN: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?%?")
+_CONTENT: Final = re.compile(r"text-\d-\d\d")
+_CONTENT_WORDS: Final = re.compile(r"\b(?:" + "|".join([*_POOLS["word"], FOCUS]) + r")\b")
+_MAX_REPEAT: Final = 20
+
+
+def atoms(value: Any, probe: Mapping[str, Any], p: int) -> set[str]:
+    """What of probe ``p`` reaches an answer: records, values, numbers, truth values.
+
+    ``value`` is the answer as JSON-like data (a dict as ``{"d": [[key, value], ...]}``).
+    A record counts once however many of its fields are shown (``rec:1.04``);
+    a shared value counts as often as it appears (``method:beta_op``,
+    ``method:beta_op#2``, …): the same method three times is not the same
+    method once. A renamed value counts as the value it renamed, never as the
+    literal's text.
+    """
+    shared = _shared_values(probe.get("renames", {}))
+    found: Counter[str] = Counter()
+    _walk(value, shared, found)
+    return {
+        f"{p}:{a}" if k == 1 else f"{p}:{a}#{k}"
+        for a, count in found.items()
+        for k in range(1, (1 if a.startswith("rec:") else min(count, _MAX_REPEAT)) + 1)
+    } or {f"{p}:empty"}
+
+
+def _shared_values(rename: Mapping[str, str]) -> dict[str, str]:
+    values = {v: f"{kind}:{v}" for kind, pool in _POOLS.items() for v in pool}
+    values |= {v: f"class:{v}" for v in _CLASSES}
+    values |= {k: f"kwarg:{k}" for k in _KWARG_KEYS}
+    for original, literal in rename.items():
+        values.pop(original, None)
+        values[literal] = next(f"{k}:{original}" for k, pool in _POOLS.items() if original in pool)
+    return values
+
+
+def _walk(value: Any, shared: dict[str, str], found: Counter[str]) -> None:
+    if isinstance(value, bool):
+        found["bool:" + str(value)] += 1
+    elif isinstance(value, int | float):
+        found["num:" + _number(value)] += 1
+    elif isinstance(value, str):
+        _text(value, shared, found)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, shared, found)
+    elif isinstance(value, dict):
+        for pair in value.get("d", []):
+            _walk(pair, shared, found)
+
+
+def _number(value: float) -> str:
+    if isinstance(value, float) and value != value:  # NaN
+        return "nan"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    return f"{value:.2g}" if isinstance(value, float) else str(value)
+
+
+def _text(text: str, shared: dict[str, str], found: Counter[str]) -> None:
+    if text in ("ok", "error"):
+        found["status:" + text] += 1
+    rest = text
+    if _CONTENT.search(text):
+        # a record's content: its marker names the record, its words add nothing
+        rest = _CONTENT_WORDS.sub(" ", rest)
+    for match in _UNIQUE.finditer(text):
+        token = match.group(0)
+        found["rec:" + _record_of(token)] += 1
+        rest = rest.replace(token, " ")
+    for literal, feature in shared.items():
+        if not literal.isidentifier() and literal in rest:
+            found[feature] += 1
+            rest = rest.replace(literal, " ")
+    for token in _TOKEN.findall(rest):
+        feature = shared.get(token)
+        if feature is not None:
+            found[feature] += 1
+        elif token.endswith("%"):
+            found["num:" + _number(float(token[:-1]) / 100)] += 1
+        elif token[0].isdigit() or token[0] == "-":
+            found["num:" + _number(float(token))] += 1
+
+
+def _record_of(token: str) -> str:
+    """``call-1-04`` and ``2026-03-02T10:01:05`` → the record they belong to (``1.04``)."""
+    if token.startswith("2026"):
+        return _TIMES.get(token.replace(" ", "T")[:19], token)
+    _, p, i = token.rsplit("-", 2)
+    return f"{p}.{int(i):02d}"
+
+
+_TIMES: Final = {
+    _stamp(p, i)[:19]: f"{p}.{i:02d}" for p, shape in enumerate(_SHAPES) for i in range(shape[0])
+}

@@ -1,0 +1,127 @@
+# Run Ruby history programs on probe histories; started by recurscope's
+# behavioural sketch (instrumentation/analysis/_behaviour.py) in its own process.
+#
+# Reads one JSON document from stdin, {"items": [{"code": ..., "probes": [...]}]},
+# and writes one JSON line per item: [{"ok": true, "value": ...} |
+# {"ok": false, "error": "<class>"}, ...], one entry a probe. The answer is the
+# `result` local when the program sets it, else the program's last value;
+# Agent::Outcome.ok(x) is x. A Hash is written as {"d": [[key, value], ...]}.
+#
+# The parent limits this process's memory, CPU time and file size; the program
+# sees inert stubs for the runtime's tools and for process and file calls. It is
+# a narrow room, not a security boundary: the code already ran in the runtime
+# that wrote the log.
+require "json"
+require "set"
+require "time"
+require "timeout"
+
+trap("XFSZ", "IGNORE")
+$stdout.sync = true
+$stderr.reopen(File::NULL) rescue nil
+
+class RecurscopeStub < BasicObject
+  def method_missing(*_args, &_block) = self
+  def respond_to_missing?(*_args) = true
+  def to_s = ""
+  def to_a = []
+  def nil? = true
+  def !() = true
+end
+
+module Agent
+  module Outcome
+    def self.ok(value = nil, **kw) = kw.empty? ? value : kw
+    def self.error(*args, **kw) = { outcome_error: (args + kw.values) }
+    def self.method_missing(*_args) = nil
+  end
+
+  def self.method_missing(*_args) = RecurscopeStub.new
+end
+
+class RecurscopeSandbox
+  BLOCKED = %i[system exec spawn fork ` open sleep exit exit! abort require require_relative load syscall].freeze
+  BLOCKED.each { |name| define_method(name) { |*_a, **_k, &_b| nil } }
+
+  def method_missing(*_args, &_block) = RecurscopeStub.new
+  def respond_to_missing?(*_args) = true
+
+  def run(code, context, kwargs, args)
+    b = binding
+    value = eval(code, b, "<program>", 1)
+    b.local_variable_defined?(:result) ? b.local_variable_get(:result) : value
+  end
+end
+
+def symbolize(value)
+  case value
+  when Hash then value.each_with_object({}) { |(k, v), h| h[k.to_sym] = symbolize(v) }
+  when Array then value.map { |v| symbolize(v) }
+  else value
+  end
+end
+
+def plain(value, depth = 0)
+  return nil if depth > 12
+  case value
+  when nil, true, false, Integer, String then value
+  when Float then value.finite? ? value : value.to_s
+  when Symbol then value.to_s
+  when Hash then { "d" => value.first(500).map { |k, v| [plain(k, depth + 1), plain(v, depth + 1)] } }
+  when Set then value.to_a.first(500).map { |v| plain(v, depth + 1) }.sort_by(&:inspect)
+  when Array then value.first(500).map { |v| plain(v, depth + 1) }
+  when Range then [plain(value.first, depth + 1), plain(value.last, depth + 1)]
+  when Time then value.utc.iso8601
+  when Struct then plain(value.to_h, depth + 1)
+  when Rational then value.to_f
+  else
+    begin
+      text = value.to_s
+      text.is_a?(String) ? text[0, 2000] : nil
+    rescue StandardError, ::NoMethodError
+      nil
+    end
+  end
+end
+
+def run_probe(code, probe, inputs)
+  history = symbolize(probe["history"])
+  context = symbolize(probe["context"])
+  context[:conversation_history] = history
+  kwargs = Hash.new(inputs["default"])
+  inputs["kwargs"].each { |key, value| kwargs[key.to_sym] = value }
+  args = inputs["args"].dup
+  value = Timeout.timeout(1.0) { RecurscopeSandbox.new.run(code, context, kwargs, args) }
+  { "ok" => true, "value" => plain(value) }
+rescue Exception => e # rubocop:disable Lint/RescueException -- the program's failure is its answer
+  raise if e.is_a?(Interrupt)
+  { "ok" => false, "error" => e.class.name.to_s }
+end
+
+request = JSON.parse($stdin.read)
+def telling?(result)
+  result["ok"] && ![nil, [], "", 0, false, { "d" => [] }].include?(result["value"])
+end
+
+# The answers under the inputs that give the most probes a non-empty answer (the first on a tie).
+def most_telling(code, probes)
+  best = []
+  best_score = -1
+  probes[0]["inputs"].each_index do |variant|
+    outcome = probes.map { |probe| run_probe(code, probe, probe["inputs"][variant]) }
+    score = outcome.count { |r| telling?(r) }
+    best, best_score = outcome, score if score > best_score
+    break if score == probes.size
+  end
+  best
+end
+
+request["items"].each do |item|
+  outcome = most_telling(item["code"], item["probes"])
+  line = begin
+    JSON.generate(outcome)
+  rescue StandardError
+    JSON.generate(item["probes"].map { { "ok" => false, "error" => "Unserializable" } })
+  end
+  $stdout.write(line + "\n")
+end

@@ -1,0 +1,240 @@
+"""Run Python history programs on probe histories; a script, run in its own process.
+
+Reads one JSON document from stdin, ``{"items": [{"code": ..., "probes": [...]}]}``,
+and writes one JSON line per item: ``[{"ok": true, "value": ...} | {"ok": false,
+"error": "<type>"}, ...]`` (one entry a probe; a dict is written ``{"d": [[key, value], ...]}``). The answer is the value passed to
+``final_answer``, else the ``result`` variable, else the last expression's value.
+
+This process is started by :mod:`._behaviour` with ``-I`` (no site, no
+environment, no current directory on the path), limited in memory, CPU time and
+file size (it cannot write a file), with a small set of builtins: no ``open``,
+``exec``, ``eval``, ``input`` or ``breakpoint``, imports only from a list of pure
+standard-library modules. Names the program does not define (the runtime's tools)
+are inert stubs. It is a narrow room, not a security boundary: the code already
+ran with the host runtime's full rights when the model wrote it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+import signal
+import sys
+from typing import Any
+
+_MODULES = frozenset(
+    {
+        "collections",
+        "itertools",
+        "functools",
+        "operator",
+        "datetime",
+        "time",
+        "calendar",
+        "re",
+        "json",
+        "math",
+        "statistics",
+        "heapq",
+        "bisect",
+        "string",
+        "textwrap",
+        "typing",
+        "dataclasses",
+        "copy",
+        "decimal",
+        "fractions",
+        "enum",
+    }
+)
+_BLOCKED = frozenset(
+    {"open", "exec", "eval", "compile", "input", "breakpoint", "exit", "quit", "help", "__import__"}
+)
+_SECONDS = 1.0
+
+
+class _Final(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class _Stub:
+    """What an undefined name (a runtime tool) is: callable, indexable, falsy, inert."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Stub:
+        return self
+
+    def __getattr__(self, name: str) -> _Stub:
+        return self
+
+    def __getitem__(self, key: Any) -> _Stub:
+        return self
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __len__(self) -> int:
+        return 0
+
+
+class _Names(dict):  # type: ignore[type-arg]
+    """The program's globals: builtins first, then an inert stub for an unknown name."""
+
+    def __missing__(self, key: str) -> Any:
+        names = dict.__getitem__(self, "__builtins__")
+        if key in names:
+            return names[key]
+        return _Stub()
+
+
+class _Inputs(dict):  # type: ignore[type-arg]
+    """``kwargs``: any key gives the input value, unless the program names a default."""
+
+    def __init__(self, value: Any, known: dict[str, Any]) -> None:
+        super().__init__(known)
+        self.value = value
+
+    def __missing__(self, key: Any) -> Any:
+        return self.value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key in self:
+            return self[key]
+        return self.value if default is None else default
+
+
+def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+    if name.split(".")[0] not in _MODULES:
+        return _Stub()
+    return __import__(name, globals, locals, fromlist, level)
+
+
+def _final_answer(value: Any = None, *args: Any, **kwargs: Any) -> None:
+    raise _Final(value)
+
+
+def _builtins() -> dict[str, Any]:
+    safe = {k: v for k, v in vars(builtins).items() if k not in _BLOCKED}
+    safe["__import__"] = _import
+    safe["print"] = lambda *a, **k: None
+    safe["final_answer"] = _final_answer
+    return safe
+
+
+_LAST = "__recurscope_last__"
+
+
+def _compile(code: str) -> Any:
+    tree = ast.parse(code)
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = tree.body[-1]
+        tree.body[-1] = ast.copy_location(
+            ast.Assign(targets=[ast.Name(id=_LAST, ctx=ast.Store())], value=last.value), last
+        )
+        ast.fix_missing_locations(tree)
+    return compile(tree, "<program>", "exec")
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """The answer as JSON data: a dict as {"d": [[key, value], ...]}, sets sorted, objects as text."""
+    if depth > 12:
+        return None
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, dict):
+        return {"d": [[_plain(k, depth + 1), _plain(v, depth + 1)] for k, v in list(value.items())[:500]]}
+    if isinstance(value, set | frozenset):
+        return sorted((_plain(v, depth + 1) for v in list(value)[:500]), key=repr)
+    if isinstance(value, list | tuple):
+        return [_plain(v, depth + 1) for v in value[:500]]
+    if isinstance(value, _Stub):
+        return None
+    if hasattr(value, "isoformat"):
+        return str(value.isoformat())
+    if hasattr(value, "__dict__") and not callable(value):
+        return _plain(vars(value), depth + 1)
+    try:
+        return str(value)[:2000]
+    except Exception:
+        return None
+
+
+def _timeout(signum: int, frame: Any) -> None:
+    raise TimeoutError("probe run took too long")
+
+
+def _run(program: Any, probe: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+    history = probe["history"]
+    names = _Names(
+        __builtins__=_builtins(),
+        __name__="__program__",
+        conversation_history=history,
+        history=history,
+        context=probe["context"],
+        kwargs=_Inputs(inputs["default"], inputs["kwargs"]),
+        args=list(inputs["args"]),
+    )
+    signal.setitimer(signal.ITIMER_REAL, _SECONDS)
+    try:
+        exec(program, names)
+    except _Final as final:
+        return {"ok": True, "value": _plain(final.value)}
+    except BaseException as exc:  # the program's own failure is its answer
+        return {"ok": False, "error": type(exc).__name__}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    if "result" in names:
+        return {"ok": True, "value": _plain(names["result"])}
+    if _LAST in names:
+        return {"ok": True, "value": _plain(names[_LAST])}
+    return {"ok": True, "value": None}
+
+
+def _telling(result: dict[str, Any]) -> bool:
+    return bool(result["ok"]) and result["value"] not in (None, [], "", 0, False, {"d": []})
+
+
+def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The answers under the inputs that give the most probes a non-empty answer (the first on a tie)."""
+    best: list[dict[str, Any]] = []
+    best_score = -1
+    for variant in range(len(probes[0]["inputs"])):
+        outcome = []
+        for probe in probes:
+            copy = json.loads(json.dumps(probe))
+            copy["context"]["conversation_history"] = copy["history"]
+            outcome.append(_run(program, copy, probe["inputs"][variant]))
+        score = sum(_telling(r) for r in outcome)
+        if score > best_score:
+            best, best_score = outcome, score
+        if score == len(probes):
+            break
+    return best
+
+
+def main() -> None:
+    signal.signal(signal.SIGALRM, _timeout)
+    request = json.load(sys.stdin)
+    for item in request["items"]:
+        try:
+            program = _compile(item["code"])
+        except (SyntaxError, ValueError):
+            outcome = [{"ok": False, "error": "SyntaxError"} for _ in item["probes"]]
+        else:
+            outcome = _most_telling(program, item["probes"])
+        try:
+            line = json.dumps(outcome)
+        except (TypeError, ValueError):
+            line = json.dumps([{"ok": False, "error": "Unserializable"} for _ in item["probes"]])
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
