@@ -43,7 +43,7 @@ from opentelemetry.util.types import AttributeValue
 
 from . import _faults, _unrouted
 from . import semconv as sc
-from .analysis import CodeAnalysis, analyze_code
+from .analysis import CodeAnalysis, analyze_code, program_sketch
 from .goals import BoundaryShift, NeedTracker
 from .history import History, HistoryRecord, speaker_for_role
 from .tokens import TokenCounter, default_counter
@@ -137,8 +137,11 @@ class _CodeFacts:
         }
         if self.analysis.fingerprint:
             attrs[sc.CODE_FINGERPRINT] = self.analysis.fingerprint
-        if self.analysis.sketch:
-            attrs[sc.CODE_SKETCH] = self.analysis.sketch
+        # Behavioural when the program's answers on the probe histories say
+        # something, else static (content-free either way; docs/detector.md).
+        sketch = program_sketch(code, language, self.analysis.sketch)
+        if sketch:
+            attrs[sc.CODE_SKETCH] = sketch
         # Static: which record fields the code reads and its literal tail bound
         # (schema names and a number only: safe without content capture).
         if self.analysis.fields_read:

@@ -3,30 +3,43 @@
 Two re-spellings of one history program give the same answers; a program
 that computes something else from the same fields (the oldest three instead of
 the newest three, a sum instead of an average) does not. So instead of reading
-the code, this runs it — on three fixed synthetic histories (:mod:`._probes`),
+the code, this runs it — on four fixed synthetic histories (:mod:`._probes`),
 in a separate, limited process per language (``_sandbox_py.py``,
-``_sandbox.rb``) — and takes as features which probe records, fields and
-values its answers contain, the numbers and truth values it computes, and
-which probes it fails on. The answer's wording and shape drop out: only tokens
-that come from a probe (or are numbers) count. The features are hashed with
-the same MinHash as the static sketch (:func:`._sketch.minhash`), so the
-clustering SQL is unchanged. Identifiers, literals and text of the program
-never enter: a feature names a probe record (``0:rec:0.04``), a probe value
-(``1:method:beta_op``; a program's own literal is put into a probe and found
-again as the probe's ``lit:<k>``, never as its text) or a number.
+``_sandbox.rb``) that stays up between programs — and takes as features which
+probe records and values its answers contain, the numbers and truth values it
+computes, and which probes it fails on. The answer's wording and shape drop
+out: only tokens that come from a probe (or are numbers) count. The features
+are hashed with the static sketch's MinHash (:func:`._sketch.minhash`), so the
+clustering SQL is unchanged.
+
+Identifiers, literals and text of the program never enter: a feature names a
+probe record (``0:rec:0.04``), a probe value (``1:method:beta_op``; a literal
+the program compares with renames a probe value and is found again as that
+value) or a number. The scheme is ``behaviour-minhash-affine32-64-v1``
+(pre-registration version 6).
+
+When the answers say nothing (every probe empty or failing: the program needs
+something the probes lack, or its language's interpreter is missing) the
+program keeps its static sketch (scheme v3); the two kinds of feature never
+share a word, so a static and a behavioural sketch never match by chance.
+``RECURSCOPE_SKETCH=static`` turns the sandbox off (every sketch static).
 """
 
 from __future__ import annotations
 
+import atexit
 import json
+import logging
 import os
-import resource
+import select
 import shutil
 import subprocess
 import sys
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from ._probes import atoms, input_keys, literals, probes, record_keys
 from ._sketch import encode, minhash
@@ -35,81 +48,129 @@ SCHEME: Final = "behaviour-minhash-affine32-64-v1"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
-_MEMORY: Final = 1 << 30
-_PER_PROGRAM_SECONDS: Final = 4.0
+_ANSWER_SECONDS: Final = 10.0
+"""How long the parent waits for one program's answers (the runner gives it 3 s of runs)."""
+_CACHE_MAX: Final = 4096
+ENV_SWITCH: Final = "RECURSCOPE_SKETCH"
+
+log = logging.getLogger(__name__)
 
 
-class SandboxUnavailable(RuntimeError):
-    """The language's interpreter is not installed (Ruby for Recurgent logs)."""
+class _Worker:
+    """One sandbox process for one language, started on first use and restarted after a failure."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[str] | None = None
+        self._pid = 0
+
+    def command(self) -> list[str] | None:
+        if self.language == "python":
+            return [sys.executable, "-I", "-S", str(_PY_RUNNER)]
+        ruby = shutil.which("ruby")
+        return None if ruby is None else [ruby, "--disable-gems", str(_RB_RUNNER)]
+
+    def ask(self, item: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The runner's answers for one program, or None (no interpreter, a crash, a timeout)."""
+        with self._lock:
+            try:
+                proc = self._ensure()
+                if proc is None or proc.stdin is None or proc.stdout is None:
+                    return None
+                proc.stdin.write(json.dumps(item) + "\n")
+                proc.stdin.flush()
+                line = _read_line(proc.stdout, _ANSWER_SECONDS)
+            except (OSError, ValueError):
+                line = None
+            if line is None:
+                self._stop()
+                return None
+            try:
+                answer = json.loads(line)
+            except json.JSONDecodeError:
+                self._stop()
+                return None
+            return answer if isinstance(answer, list) else None
+
+    def _ensure(self) -> subprocess.Popen[str] | None:
+        if self._proc is not None and (self._pid != os.getpid() or self._proc.poll() is not None):
+            self._proc = None  # forked into another process, or the runner died
+        if self._proc is None:
+            command = self.command()
+            if command is None:
+                return None
+            self._proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"},
+                cwd="/",
+                close_fds=True,
+            )
+            self._pid = os.getpid()
+        return self._proc
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and self._pid == os.getpid():
+            try:
+                proc.kill()
+                proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
 
 
-def _limit() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def _command(language: str) -> list[str]:
-    if language == "python":
-        return [sys.executable, "-I", "-S", str(_PY_RUNNER)]
-    ruby = shutil.which("ruby")
-    if ruby is None:
-        raise SandboxUnavailable(
-            "a behavioural sketch of Ruby code needs the `ruby` interpreter on PATH "
-            "(Debian: apt-get install ruby)"
-        )
-    return [ruby, "--disable-gems", str(_RB_RUNNER)]
-
-
-def run(codes: Sequence[str], language: str) -> list[list[dict[str, Any]]]:
-    """Each program's outcome on each of its probes (``{"ok", "value"|"error"}``).
-
-    One process runs the batch; if it dies (a program exhausted a limit), each
-    program is run alone so one program's crash is only its own answer.
-    """
-    items = [{"code": code, "probes": _probes_for(code, language)} for code in codes]
-    if not items:
-        return []
-    outcomes = _batch(items, language)
-    if outcomes is not None:
-        return outcomes
-    alone = []
-    for item in items:
-        single = _batch([item], language)
-        alone.append(single[0] if single else [{"ok": False, "error": "Crashed"}] * len(item["probes"]))
-    return alone
-
-
-def _batch(items: list[dict[str, Any]], language: str) -> list[list[dict[str, Any]]] | None:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
-    try:
-        done = subprocess.run(
-            _command(language),
-            input=json.dumps({"items": items}),
-            capture_output=True,
-            text=True,
-            timeout=10 + _PER_PROGRAM_SECONDS * len(items),
-            preexec_fn=_limit,
-            env=env,
-            cwd="/",
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+def _read_line(stream: IO[str], seconds: float) -> str | None:
+    ready, _, _ = select.select([stream], [], [], seconds)
+    if not ready:
         return None
-    lines = done.stdout.splitlines()
-    if len(lines) != len(items):
-        return None
-    try:
-        return [json.loads(line) for line in lines]
-    except json.JSONDecodeError:
-        return None
+    line = stream.readline()
+    return line or None
+
+
+_WORKERS: Final = {"python": _Worker("python"), "ruby": _Worker("ruby")}
+_CACHE: OrderedDict[tuple[str, str], str | None] = OrderedDict()
+_CACHE_LOCK: Final = threading.Lock()
+_WARNED: set[str] = set()
+
+
+@atexit.register
+def _close_workers() -> None:
+    for worker in _WORKERS.values():
+        worker.close()
+
+
+def available(language: str) -> bool:
+    """Whether programs in ``language`` can be run (Ruby needs ``ruby`` on PATH)."""
+    worker = _WORKERS.get(language)
+    return worker is not None and worker.command() is not None
 
 
 def _probes_for(code: str, language: str) -> list[dict[str, Any]]:
     return probes(literals(code, language), record_keys(code), input_keys(code))
 
 
-def features(code: str, language: str, outcome: list[dict[str, Any]]) -> set[str]:
+def run(code: str, language: str) -> list[dict[str, Any]] | None:
+    """The program's outcome on each probe (``{"ok", "value"|"error"}``), or None if it could not run."""
+    worker = _WORKERS.get(language)
+    if worker is None:
+        return None
+    items = _probes_for(code, language)
+    answer = worker.ask({"code": code, "probes": items})
+    if answer is None or len(answer) != len(items):
+        return None
+    return answer
+
+
+def features(code: str, language: str, outcome: Sequence[dict[str, Any]]) -> set[str]:
     """The behaviour features of one program's outcomes on its probes.
 
     A number or truth value that every probe's answer has alike (a window size,
@@ -117,10 +178,9 @@ def features(code: str, language: str, outcome: list[dict[str, Any]]) -> set[str
     something it read: the probes differ in every count they can be asked, so
     it is dropped.
     """
-    lits = literals(code, language)
     per_probe: list[set[str]] = []
     for p, (probe, result) in enumerate(zip(_probes_for(code, language), outcome, strict=True)):
-        if result.get("ok"):
+        if isinstance(result, dict) and result.get("ok"):
             per_probe.append({a.split(":", 1)[1] for a in atoms(result.get("value"), probe, p)})
         else:
             per_probe.append({"error"})
@@ -128,12 +188,55 @@ def features(code: str, language: str, outcome: list[dict[str, Any]]) -> set[str
     constants = {a for a in constants if a.startswith(("num:", "bool:"))}
     found: set[str] = set()
     for p, answer in enumerate(per_probe):
-        kept = answer - constants
-        found |= {f"{p}:{a}" for a in (kept or {"empty"})}
+        found |= {f"{p}:{a}" for a in (answer - constants or {"empty"})}
     return found
 
 
-def sketches(codes: Sequence[str], language: str) -> list[str]:
-    """The behavioural sketch of each program (batched: one sandbox process per call)."""
-    outcomes = run(codes, language)
-    return [encode(minhash(features(c, language, o))) for c, o in zip(codes, outcomes, strict=True)]
+def informative(found: set[str]) -> bool:
+    """Whether some probe's answer says something (not every one empty or failing)."""
+    return any(not f.endswith((":empty", ":error")) for f in found)
+
+
+def behaviour_sketch(code: str, language: str) -> str | None:
+    """The behavioural sketch of a program, or None when its answers say nothing or it could not run."""
+    outcome = run(code, language)
+    if outcome is None:
+        return None
+    found = features(code, language, outcome)
+    return encode(minhash(found)) if informative(found) else None
+
+
+def program_sketch(code: str, language: str, static: str | None) -> str | None:
+    """The sketch a span carries: behavioural when the program's answers say something, else ``static``.
+
+    Only a program that reads the history (``static`` is not None) is run.
+    Never raises; remembers its answers. ``RECURSCOPE_SKETCH=static`` skips the
+    sandbox.
+    """
+    if static is None or os.environ.get(ENV_SWITCH, "").strip().lower() == "static":
+        return static
+    key = (language, code)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key] or static
+    try:
+        if not available(language):
+            if language not in _WARNED:
+                _WARNED.add(language)
+                log.warning(
+                    "no interpreter for %s programs: their sketches stay static "
+                    "(install ruby for behavioural sketches of Recurgent logs)",
+                    language,
+                )
+            sketch = None
+        else:
+            sketch = behaviour_sketch(code, language)
+    except Exception:  # the host runtime never sees a sketch failure
+        log.debug("behavioural sketch failed", exc_info=True)
+        sketch = None
+    with _CACHE_LOCK:
+        _CACHE[key] = sketch
+        while len(_CACHE) > _CACHE_MAX:
+            _CACHE.popitem(last=False)
+    return sketch or static

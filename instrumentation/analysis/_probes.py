@@ -109,7 +109,7 @@ _PROBE_VALUES: Final = frozenset(v for pool in _POOLS.values() for v in pool) | 
 _NOT_LITERALS: Final = frozenset(
     RECORD_FIELDS
     | _PROBE_VALUES
-    | {HISTORY_KEY, "memory", "input", "history", "call_id", "session_id", "attempt"}
+    | {HISTORY_KEY, "memory", "input", "call_id", "session_id", "attempt"}
     | {"ok", "error", "success", "failed", "failure", "true", "false", "nil", "None"}
     | {"system", "model"}
 )

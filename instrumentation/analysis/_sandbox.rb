@@ -1,14 +1,16 @@
 # Run Ruby history programs on probe histories; started by recurscope's
 # behavioural sketch (instrumentation/analysis/_behaviour.py) in its own process.
 #
-# Reads one JSON document from stdin, {"items": [{"code": ..., "probes": [...]}]},
-# and writes one JSON line per item: [{"ok": true, "value": ...} |
+# Reads one JSON line per program from stdin, {"code": ..., "probes": [...]},
+# and answers each with one JSON line: [{"ok": true, "value": ...} |
 # {"ok": false, "error": "<class>"}, ...], one entry a probe. The answer is the
 # `result` local when the program sets it, else the program's last value;
 # Agent::Outcome.ok(x) is x. A Hash is written as {"d": [[key, value], ...]}.
 #
-# The parent limits this process's memory, CPU time and file size; the program
-# sees inert stubs for the runtime's tools and for process and file calls. It is
+# The process stays up for the next program. It limits its own memory and file
+# size, sends the program's output nowhere, gives each run half a second and
+# each program three seconds in all; the program sees inert stubs for the
+# runtime's tools and for process and file calls. It is
 # a narrow room, not a security boundary: the code already ran in the runtime
 # that wrote the log.
 require "json"
@@ -17,8 +19,15 @@ require "time"
 require "timeout"
 
 trap("XFSZ", "IGNORE")
-$stdout.sync = true
-$stderr.reopen(File::NULL) rescue nil
+Process.setrlimit(:AS, 1 << 30) rescue nil
+Process.setrlimit(:FSIZE, 0) rescue nil
+Process.setrlimit(:CORE, 0) rescue nil
+ANSWERS = $stdout.dup
+ANSWERS.sync = true
+$stdout.reopen(File::NULL)
+$stderr.reopen(File::NULL)
+RUN_SECONDS = 0.5
+BUDGET_SECONDS = 3.0
 
 class RecurscopeStub < BasicObject
   def method_missing(*_args, &_block) = self
@@ -84,31 +93,33 @@ def plain(value, depth = 0)
   end
 end
 
-def run_probe(code, probe, inputs)
+def run_probe(code, probe, inputs, deadline)
+  return { "ok" => false, "error" => "Budget" } if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
   history = symbolize(probe["history"])
   context = symbolize(probe["context"])
   context[:conversation_history] = history
   kwargs = Hash.new(inputs["default"])
   inputs["kwargs"].each { |key, value| kwargs[key.to_sym] = value }
   args = inputs["args"].dup
-  value = Timeout.timeout(1.0) { RecurscopeSandbox.new.run(code, context, kwargs, args) }
+  value = Timeout.timeout(RUN_SECONDS) { RecurscopeSandbox.new.run(code, context, kwargs, args) }
   { "ok" => true, "value" => plain(value) }
 rescue Exception => e # rubocop:disable Lint/RescueException -- the program's failure is its answer
   raise if e.is_a?(Interrupt)
   { "ok" => false, "error" => e.class.name.to_s }
 end
 
-request = JSON.parse($stdin.read)
 def telling?(result)
   result["ok"] && ![nil, [], "", 0, false, { "d" => [] }].include?(result["value"])
 end
 
 # The answers under the inputs that give the most probes a non-empty answer (the first on a tie).
 def most_telling(code, probes)
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + BUDGET_SECONDS
   best = []
   best_score = -1
   probes[0]["inputs"].each_index do |variant|
-    outcome = probes.map { |probe| run_probe(code, probe, probe["inputs"][variant]) }
+    outcome = probes.map { |probe| run_probe(code, probe, probe["inputs"][variant], deadline) }
     score = outcome.count { |r| telling?(r) }
     best, best_score = outcome, score if score > best_score
     break if score == probes.size
@@ -116,12 +127,16 @@ def most_telling(code, probes)
   best
 end
 
-request["items"].each do |item|
-  outcome = most_telling(item["code"], item["probes"])
-  line = begin
+def answer(line)
+  item = JSON.parse(line)
+  outcome = most_telling(item["code"].to_s, item["probes"])
+  begin
     JSON.generate(outcome)
   rescue StandardError
     JSON.generate(item["probes"].map { { "ok" => false, "error" => "Unserializable" } })
   end
-  $stdout.write(line + "\n")
+rescue JSON::ParserError, NoMethodError, TypeError
+  JSON.generate({ "error" => "bad request" })
 end
+
+$stdin.each_line { |line| ANSWERS.write(answer(line) + "\n") }

@@ -1,13 +1,15 @@
 """Run Python history programs on probe histories; a script, run in its own process.
 
-Reads one JSON document from stdin, ``{"items": [{"code": ..., "probes": [...]}]}``,
-and writes one JSON line per item: ``[{"ok": true, "value": ...} | {"ok": false,
+Reads one JSON line per program from stdin, ``{"code": ..., "probes": [...]}``,
+and answers each with one JSON line: ``[{"ok": true, "value": ...} | {"ok": false,
 "error": "<type>"}, ...]`` (one entry a probe; a dict is written ``{"d": [[key, value], ...]}``). The answer is the value passed to
 ``final_answer``, else the ``result`` variable, else the last expression's value.
 
 This process is started by :mod:`._behaviour` with ``-I`` (no site, no
-environment, no current directory on the path), limited in memory, CPU time and
-file size (it cannot write a file), with a small set of builtins: no ``open``,
+environment, no current directory on the path) and stays up for the next
+program. It limits its own memory and file size (it cannot write a file), sends
+the program's standard output and error nowhere, gives each run half a second
+and each program three seconds in all, with a small set of builtins: no ``open``,
 ``exec``, ``eval``, ``input`` or ``breakpoint``, imports only from a list of pure
 standard-library modules. Names the program does not define (the runtime's tools)
 are inert stubs. It is a narrow room, not a security boundary: the code already
@@ -19,8 +21,11 @@ from __future__ import annotations
 import ast
 import builtins
 import json
+import os
+import resource
 import signal
 import sys
+import time
 from typing import Any
 
 _MODULES = frozenset(
@@ -51,7 +56,9 @@ _MODULES = frozenset(
 _BLOCKED = frozenset(
     {"open", "exec", "eval", "compile", "input", "breakpoint", "exit", "quit", "help", "__import__"}
 )
-_SECONDS = 1.0
+_SECONDS = 0.5
+_BUDGET = 3.0
+_MEMORY = 1 << 30
 
 
 class _Final(Exception):
@@ -169,7 +176,11 @@ def _timeout(signum: int, frame: Any) -> None:
     raise TimeoutError("probe run took too long")
 
 
-def _run(program: Any, probe: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+def _run(
+    program: Any, probe: dict[str, Any], inputs: dict[str, Any], deadline: float
+) -> dict[str, Any]:
+    if time.monotonic() > deadline:
+        return {"ok": False, "error": "Budget"}
     history = probe["history"]
     names = _Names(
         __builtins__=_builtins(),
@@ -202,6 +213,7 @@ def _telling(result: dict[str, Any]) -> bool:
 
 def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The answers under the inputs that give the most probes a non-empty answer (the first on a tie)."""
+    deadline = time.monotonic() + _BUDGET
     best: list[dict[str, Any]] = []
     best_score = -1
     for variant in range(len(probes[0]["inputs"])):
@@ -209,7 +221,7 @@ def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, 
         for probe in probes:
             copy = json.loads(json.dumps(probe))
             copy["context"]["conversation_history"] = copy["history"]
-            outcome.append(_run(program, copy, probe["inputs"][variant]))
+            outcome.append(_run(program, copy, probe["inputs"][variant], deadline))
         score = sum(_telling(r) for r in outcome)
         if score > best_score:
             best, best_score = outcome, score
@@ -218,22 +230,37 @@ def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, 
     return best
 
 
+def _answer(line: str) -> str:
+    try:
+        item = json.loads(line)
+        probes = item["probes"]
+    except (ValueError, KeyError, TypeError):
+        return json.dumps({"error": "bad request"})
+    try:
+        program = _compile(item["code"])
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        outcome = [{"ok": False, "error": "SyntaxError"} for _ in probes]
+    else:
+        outcome = _most_telling(program, probes)
+    try:
+        return json.dumps(outcome)
+    except (TypeError, ValueError, RecursionError):
+        return json.dumps([{"ok": False, "error": "Unserializable"} for _ in probes])
+
+
 def main() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (_MEMORY, _MEMORY))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     signal.signal(signal.SIGALRM, _timeout)
-    request = json.load(sys.stdin)
-    for item in request["items"]:
-        try:
-            program = _compile(item["code"])
-        except (SyntaxError, ValueError):
-            outcome = [{"ok": False, "error": "SyntaxError"} for _ in item["probes"]]
-        else:
-            outcome = _most_telling(program, item["probes"])
-        try:
-            line = json.dumps(outcome)
-        except (TypeError, ValueError):
-            line = json.dumps([{"ok": False, "error": "Unserializable"} for _ in item["probes"]])
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, 1)
+    os.dup2(nowhere, 2)
+    for line in sys.stdin:
+        answers.write(_answer(line) + "\n")
+        answers.flush()
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import duckdb
 
-from recurscope.instrumentation.analysis import analyze_code
+from recurscope.instrumentation.analysis import analyze_code, program_sketch
 
 from ..errors import PipelineError
 from .clusters import REGISTRY, ClusterSettings, assign_shape_clusters
@@ -122,7 +122,7 @@ def load_programs(folder: str | Path) -> tuple[str, list[Program]]:
                     family=str(entry["family"]),
                     hard_negative_of=entry.get("hard_negative_of"),
                     fingerprint=analysis.fingerprint,
-                    sketch=analysis.sketch,
+                    sketch=program_sketch(code.decode("utf-8"), entry["language"], analysis.sketch),
                 )
             )
         except (KeyError, TypeError) as exc:

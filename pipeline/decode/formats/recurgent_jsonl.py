@@ -33,7 +33,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from ....instrumentation import semconv as sc
-from ....instrumentation.analysis import analyze_code
+from ....instrumentation.analysis import analyze_code, program_sketch
 from ...records import DecodeLimits, Position, Reason, Rejection
 from ..sources import SourceDataError
 from ._base import Format, ReadContext
@@ -441,8 +441,9 @@ def _code_attributes(code: str, runtime: str | None, capture: bool) -> dict[str,
     }
     if analysis.fingerprint:
         attrs[sc.CODE_FINGERPRINT] = analysis.fingerprint
-    if analysis.sketch:
-        attrs[sc.CODE_SKETCH] = analysis.sketch
+    sketch = program_sketch(code, language, analysis.sketch)
+    if sketch:
+        attrs[sc.CODE_SKETCH] = sketch
     # Which record fields the program reads, and its literal tail bound: the
     # logs carry no runtime view, so these are all the depth they can give.
     if analysis.fields_read:
