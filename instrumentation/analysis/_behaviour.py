@@ -15,8 +15,8 @@ clustering SQL is unchanged.
 Identifiers, literals and text of the program never enter: a feature names a
 probe record (``0:rec:0.04``), a probe value (``1:method:beta_op``; a literal
 the program compares with renames a probe value and is found again as that
-value) or a number. The scheme is ``behaviour-minhash-affine32-64-v1``
-(pre-registration version 6).
+value) or a number. The scheme is ``behaviour-minhash-affine32-64-v2``
+(pre-registration version 7; v1, version 6, had the probes before their mending).
 
 When the answers say nothing (every probe empty or failing: the program needs
 something the probes lack, or its language's interpreter is missing) the
@@ -44,7 +44,7 @@ from typing import IO, Any, Final
 from ._probes import atoms, input_keys, literals, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v1"
+SCHEME: Final = "behaviour-minhash-affine32-64-v2"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"

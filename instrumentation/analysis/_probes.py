@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
 from hashlib import sha1
 from typing import Any, Final
 
@@ -81,13 +82,21 @@ def _shape(p: int) -> tuple[int, set[int], set[int], set[int], list[int], list[i
     failing = {i for i in range(n) if draws[i] % 10 < (3 if p != 1 else 2)}
     if p == 1:  # the last five all succeed here, and fail partly elsewhere
         failing -= set(range(n - 5, n))
+    else:  # the others end in a run of failures after a success
+        failing = (failing - {n - 3 - p % 2}) | set(range(n - 2 + p % 2, n))
     users = {i for i in range(n) if draws[n + i] % 10 < 3} | {0}
     children = {i for i in range(_CURRENT[p] + 1, n) if draws[2 * n + i] % 10 < 4}
     if p == _UNIQUE_PROBE:
         methods = [1 + (i // 4) % 3 for i in range(n)]  # the records that do not have their own
     else:
         methods = [draws[3 * n + i] % (4 + (p == 1) + 3 * (p == 2)) for i in range(n)]
-    gaps = [5 + draws[4 * n + i] % 37 for i in range(n)]
+    # seconds apart, with a pause of 20-90 minutes every few records (so hours differ)
+    gaps = [
+        60 * (20 + draws[4 * n + i] % 71) if draws[4 * n + i] % 6 == 0 else 5 + draws[4 * n + i] % 37
+        for i in range(n)
+    ]
+    if p in (0, 2):  # a method called twice in a row at the very end
+        methods[n - 1] = methods[n - 2]
     return n, failing, users, children, methods, gaps
 
 
@@ -95,9 +104,8 @@ _SHAPES: Final = tuple(_shape(p) for p in range(len(_LENGTHS)))
 
 
 def _stamp(p: int, i: int) -> str:
-    seconds = sum(_SHAPES[p][5][:i])
-    minute, second = divmod(seconds, 60)
-    return f"2026-03-0{p + 1}T{10 + minute // 60}:{minute % 60:02d}:{second:02d}Z"
+    at = datetime(2026, 3, 1 + p, 9, 0, 0) + timedelta(seconds=sum(_SHAPES[p][5][:i]))
+    return at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ---------------------------------------------------------------------------
@@ -140,11 +148,12 @@ _KIND_WORDS: Final = (
     ("error", ("error_type", "error", "status", "exception")),
     (
         "word",
-        ("content", "summary", "text", "message", "args", "kwargs", "query", "term",
+        ("content", "summary", "text", "message", "args", "query", "term",
          "include", "downcase", "lower", "match", "search"),
     ),
 )
-_KIND_OF: Final = {word: kind for kind, words in _KIND_WORDS for word in words}
+_KIND_OF: Final = {word: kind for kind, words in _KIND_WORDS for word in words} | {"kwargs": "key"}
+"""``"timeout" in r["kwargs"]``: a key the probe records' ``kwargs`` must have (kind ``key``)."""
 _KIND_TOKEN: Final = re.compile(r"[A-Za-z_]+")
 
 
@@ -247,6 +256,8 @@ def renames(code_literals: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Probe value → the literal it is renamed to, a slot per literal by a hash of the literal alone."""
     out: dict[str, str] = {}
     for literal, kind in code_literals:
+        if kind not in _RENAMABLE:
+            continue
         slots = _RENAMABLE[kind]
         start = int.from_bytes(sha1(literal.encode("utf-8", "surrogatepass")).digest()[:4], "big")
         free = [s for s in slots if s not in out] or [s for s in _OVERFLOW[kind] if s not in out]
@@ -271,8 +282,9 @@ def probes(
     ``args[...]``) take, tried in order until the program runs: a name (the
     focus), a number, a time inside the probe.
     """
-    rename = renames(code_literals)
-    extra = list(keys)[:3]
+    code_literals = list(code_literals)
+    rename = renames((lit, kind) for lit, kind in code_literals if kind != "key")
+    extra = sorted({*keys, *(lit for lit, kind in code_literals if kind == "key")})[:4]
     out = []
     for p, (n, failing, users, children, methods, _gaps) in enumerate(_SHAPES):
         current = f"call-{p}-{_CURRENT[p]:02d}"
@@ -319,6 +331,20 @@ def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> di
     }
 
 
+def _parent(p: int, i: int, child: bool) -> str | None:
+    """Who called a record: a tree (every parent earlier), chains up to four deep."""
+    current = _CURRENT[p]
+    if child:
+        return f"call-{p}-{current:02d}"
+    if i == current:
+        return f"call-{p}-{current // 2:02d}"
+    if i == current // 2:
+        return f"call-{p}-01"
+    if i == 0 or i % 2:
+        return None
+    return f"call-{p}-00"
+
+
 def _first_arg(p: int, i: int) -> Any:
     """A record's first argument: the focus, an amount, or a value of its own."""
     if i % 4 == 2:
@@ -353,12 +379,15 @@ def _record(
     words = [named(w) for w in words]
     return {
         "call_id": f"call-{p}-{i:02d}",
-        "parent_call_id": current if child else (None if i % 2 else f"call-{p}-00"),
+        "parent_call_id": _parent(p, i, child),
         "timestamp": _stamp(p, i),
         "speaker": named(speaker),
         "role": named(speaker) if speaker in ("user", "tool") else "assistant",
         "name": named(method),
         "method_name": named(method),
+        "method": named(method),  # the names other runtimes give the same things
+        "result": f"value-{p}-{i:02d}" + "x" * (i % 5) if ok else None,
+        "error": None if ok else f"failed-{p}-{i:02d}",
         "args": [_first_arg(p, i), words[0]],
         "kwargs": {_KWARG_KEYS[(i + p) % 2]: f"query-{p}-{i:02d}", _KWARG_KEYS[2 + i % 2]: words[1]},
         "content": " ".join([f"text-{p}-{i:02d}", *words]),
@@ -384,7 +413,7 @@ def _record(
 # ---------------------------------------------------------------------------
 
 _UNIQUE: Final = re.compile(
-    r"(?:call|arg|query|text|failed|ref|summary|op)-\d-\d\d|2026-03-0\d[T ]\d\d:\d\d:\d\d"
+    r"(?:call|arg|query|text|failed|ref|summary|op|value)-\d-\d\d|2026-03-\d\d[T ]\d\d:\d\d:\d\d"
 )
 _TOKEN: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?%?")
 _CONTENT: Final = re.compile(r"text-\d-\d\d")
