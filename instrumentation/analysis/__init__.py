@@ -15,8 +15,8 @@ submodule) scores both against the labelled corpus. See ``docs/detector.md``.
 """
 
 from ._analyze import analyze_code, clear_cache
-from ._behaviour import program_sketch
 from ._baseline import baseline_analysis
+from ._behaviour import program_sketch
 from ._model import ALL_FIELDS, ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
 from ._sketch import NUM_PERM as SKETCH_WORDS
 from ._sketch import similarity as sketch_similarity

@@ -92,7 +92,9 @@ def _shape(p: int) -> tuple[int, set[int], set[int], set[int], list[int], list[i
         methods = [draws[3 * n + i] % (4 + (p == 1) + 3 * (p == 2)) for i in range(n)]
     # seconds apart, with a pause of 20-90 minutes every few records (so hours differ)
     gaps = [
-        60 * (20 + draws[4 * n + i] % 71) if draws[4 * n + i] % 6 == 0 else 5 + draws[4 * n + i] % 37
+        60 * (20 + draws[4 * n + i] % 71)
+        if draws[4 * n + i] % 6 == 0
+        else 5 + draws[4 * n + i] % 37
         for i in range(n)
     ]
     if p in (0, 2):  # a method called twice in a row at the very end
@@ -121,7 +123,9 @@ _NOT_LITERALS: Final = frozenset(
     | {"ok", "error", "success", "failed", "failure", "true", "false", "nil", "None"}
     | {"system", "model"}
 )
-_PY_STRING: Final = re.compile(r"""(?<![A-Za-z0-9_])(?:[rbuRBU]{0,2})(['"])((?:\\.|(?!\1).){1,40}?)\1""")
+_PY_STRING: Final = re.compile(
+    r"""(?<![A-Za-z0-9_])(?:[rbuRBU]{0,2})(['"])((?:\\.|(?!\1).){1,40}?)\1"""
+)
 _RB_SYMBOL: Final = re.compile(r"(?<![:A-Za-z0-9_]):([A-Za-z_][A-Za-z0-9_]*[?!]?)")
 _COMPARED_BEFORE: Final = re.compile(
     r"(?:==|!=|===|\bin|\bnot in|\bwhen|include\?|start_with\?|end_with\?|startswith|endswith)"
@@ -148,8 +152,20 @@ _KIND_WORDS: Final = (
     ("error", ("error_type", "error", "status", "exception")),
     (
         "word",
-        ("content", "summary", "text", "message", "args", "query", "term",
-         "include", "downcase", "lower", "match", "search"),
+        (
+            "content",
+            "summary",
+            "text",
+            "message",
+            "args",
+            "query",
+            "term",
+            "include",
+            "downcase",
+            "lower",
+            "match",
+            "search",
+        ),
     ),
 )
 _KIND_OF: Final = {word: kind for kind, words in _KIND_WORDS for word in words} | {"kwargs": "key"}
@@ -389,7 +405,10 @@ def _record(
         "result": f"value-{p}-{i:02d}" + "x" * (i % 5) if ok else None,
         "error": None if ok else f"failed-{p}-{i:02d}",
         "args": [_first_arg(p, i), words[0]],
-        "kwargs": {_KWARG_KEYS[(i + p) % 2]: f"query-{p}-{i:02d}", _KWARG_KEYS[2 + i % 2]: words[1]},
+        "kwargs": {
+            _KWARG_KEYS[(i + p) % 2]: f"query-{p}-{i:02d}",
+            _KWARG_KEYS[2 + i % 2]: words[1],
+        },
         "content": " ".join([f"text-{p}-{i:02d}", *words]),
         "goal": f"goal-{p}-{i // 5}",
         "need": f"need-{p}-{i // 4}",
@@ -490,9 +509,8 @@ def _text(text: str, shared: dict[str, str], found: Counter[str]) -> None:
             found[feature] += 1
             rest = rest.replace(literal, " ")
     for token in _TOKEN.findall(rest):
-        feature = shared.get(token)
-        if feature is not None:
-            found[feature] += 1
+        if token in shared:
+            found[shared[token]] += 1
         elif token.endswith("%"):
             found["num:" + _number(float(token[:-1]) / 100)] += 1
         elif token[0].isdigit() or token[0] == "-":

@@ -51,6 +51,11 @@ end
 class RecurscopeSandbox
   BLOCKED = %i[system exec spawn fork ` open sleep exit exit! abort require require_relative load syscall].freeze
   BLOCKED.each { |name| define_method(name) { |*_a, **_k, &_b| nil } }
+  # The program's code is evaluated inside this class, so these names reach
+  # stubs, not the files, processes and sockets of the machine.
+  STUB = RecurscopeStub.new
+  File = Dir = IO = FileUtils = Pathname = Process = Socket = TCPSocket = Open3 = Net = STUB
+  ObjectSpace = Signal = Thread = Fiber = Ractor = STUB
 
   def method_missing(*_args, &_block) = RecurscopeStub.new
   def respond_to_missing?(*_args) = true

@@ -114,7 +114,9 @@ class _Inputs(dict):  # type: ignore[type-arg]
         return self.value if default is None else default
 
 
-def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+def _import(
+    name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+) -> Any:
     if name.split(".")[0] not in _MODULES:
         return _Stub()
     return __import__(name, globals, locals, fromlist, level)
@@ -155,7 +157,11 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, float):
         return value if value == value and abs(value) != float("inf") else str(value)
     if isinstance(value, dict):
-        return {"d": [[_plain(k, depth + 1), _plain(v, depth + 1)] for k, v in list(value.items())[:500]]}
+        return {
+            "d": [
+                [_plain(k, depth + 1), _plain(v, depth + 1)] for k, v in list(value.items())[:500]
+            ]
+        }
     if isinstance(value, set | frozenset):
         return sorted((_plain(v, depth + 1) for v in list(value)[:500]), key=repr)
     if isinstance(value, list | tuple):

@@ -1,0 +1,251 @@
+"""Behavioural sketches: programs run on probe histories in a sandbox process, hashed by what they answer."""
+
+from __future__ import annotations
+
+import keyword
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recurscope.instrumentation.analysis import _behaviour, analyze_code, program_sketch
+from recurscope.instrumentation.analysis._probes import literals, probes
+from recurscope.instrumentation.analysis._sketch import similarity
+
+needs_ruby = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby is not installed")
+
+LAST_USERS = """
+history = context["conversation_history"]
+users = [r for r in history if r["speaker"] == "user"]
+result = [r["content"] for r in users[-3:]]
+"""
+LAST_USERS_LOOP = """
+picked = []
+for record in reversed(conversation_history):
+    if record.get("speaker") != "user":
+        continue
+    picked.append(record.get("content"))
+    if len(picked) == 3:
+        break
+picked.reverse()
+result = {"recent_user_messages": picked, "shown": len(picked)}
+"""
+FIRST_USERS = """
+history = context["conversation_history"]
+users = [r for r in history if r["speaker"] == "user"]
+result = [r["content"] for r in users[:3]]
+"""
+RB_TALLY = "h = context[:conversation_history] || []\nh.map { |r| r[:method_name] }.tally\n"
+RB_TALLY_LOOP = """
+counts = Hash.new(0)
+(context[:conversation_history] || []).each do |rec|
+  counts[rec[:method_name]] += 1
+end
+"Calls per method: " + counts.map { |m, n| "#{m}=#{n}" }.join(", ")
+"""
+RB_DISTINCT = "h = context[:conversation_history] || []\nh.map { |r| r[:method_name] }.uniq\n"
+
+
+def sketch(code: str, language: str = "python") -> str:
+    analysis = analyze_code(code, language)
+    assert analysis.sketch is not None, "the program must read the history"
+    found = program_sketch(code, language, analysis.sketch)
+    assert found is not None
+    return found
+
+
+def behaviour(code: str, language: str = "python") -> str:
+    found = _behaviour.behaviour_sketch(code, language)
+    assert found is not None, "the program's answers must say something"
+    return found
+
+
+class TestWhatItGroups:
+    def test_a_respelled_program_is_near_and_a_hard_negative_is_not(self) -> None:
+        a, b, negative = behaviour(LAST_USERS), behaviour(LAST_USERS_LOOP), behaviour(FIRST_USERS)
+        assert similarity(a, b) >= 0.7
+        assert similarity(a, negative) < 0.5
+
+    @needs_ruby
+    def test_ruby_tallies_are_near_and_distinct_values_are_not(self) -> None:
+        a, b = behaviour(RB_TALLY, "ruby"), behaviour(RB_TALLY_LOOP, "ruby")
+        assert similarity(a, b) >= 0.7
+        assert similarity(a, behaviour(RB_DISTINCT, "ruby")) < 0.7
+
+    def test_the_same_program_in_two_languages_gives_the_same_features(self) -> None:
+        python = "result = sorted({r['method_name'] for r in conversation_history})"
+        ruby = "(context[:conversation_history] || []).map { |r| r[:method_name] }.uniq.sort"
+        outcome_py = _behaviour.run(python, "python")
+        assert outcome_py is not None
+        found_py = _behaviour.features(python, "python", outcome_py)
+        if shutil.which("ruby"):
+            outcome_rb = _behaviour.run(ruby, "ruby")
+            assert outcome_rb is not None
+            assert _behaviour.features(ruby, "ruby", outcome_rb) == found_py
+
+    def test_a_program_whose_answers_say_nothing_keeps_its_static_sketch(self) -> None:
+        code = "result = [r for r in conversation_history if r['depth'] > 1000]"
+        analysis = analyze_code(code, "python")
+        assert _behaviour.behaviour_sketch(code, "python") is None
+        assert program_sketch(code, "python", analysis.sketch) == analysis.sketch
+
+    def test_code_that_never_reads_the_history_gets_no_sketch(self) -> None:
+        assert program_sketch("x = 1 + 1", "python", None) is None
+
+
+class TestContentFree:
+    def test_features_name_probe_records_and_values_never_the_program_text(self) -> None:
+        code = (
+            'SECRET_TOOL = "acme_internal_lookup"\n'
+            "matches = [r for r in conversation_history if r['method_name'] == SECRET_TOOL]\n"
+            'result = {"customer_label": [m["call_id"] for m in matches], "note": "Zebra-42"}\n'
+        )
+        assert literals(code, "python") == [("acme_internal_lookup", "method")]
+        outcome = _behaviour.run(code, "python")
+        assert outcome is not None
+        found = _behaviour.features(code, "python", outcome)
+        text = " ".join(sorted(found))
+        for leak in ("acme", "SECRET", "customer_label", "Zebra", "matches", "note"):
+            assert leak not in text
+        assert any(":rec:" in f for f in found)  # the matching probe records, by position
+
+    @settings(
+        max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(
+        names=st.lists(
+            st.from_regex(r"[a-z][a-z0-9_]{2,10}", fullmatch=True).filter(
+                lambda s: (
+                    not keyword.iskeyword(s)
+                    and s not in dir(__builtins__)
+                    and s
+                    not in {
+                        "conversation_history",
+                        "context",
+                        "kwargs",
+                        "args",
+                        "result",
+                        "history",
+                    }
+                )
+            ),
+            min_size=3,
+            max_size=3,
+            unique=True,
+        ),
+        label=st.from_regex(r"[A-Za-z][A-Za-z ]{0,20}", fullmatch=True),
+    )
+    def test_renamed_variables_and_new_wording_leave_the_sketch_unchanged(
+        self, names: list[str], label: str
+    ) -> None:
+        rows, item, out = names
+        code = (
+            f"{rows} = context['conversation_history']\n"
+            f"{out} = [{item}['call_id'] for {item} in {rows} if not {item}['outcome_summary']['ok']]\n"
+            f"result = {{{label!r}: {out}}}\n"
+        )
+        reference = (
+            "h = context['conversation_history']\n"
+            "x = [r['call_id'] for r in h if not r['outcome_summary']['ok']]\n"
+            "result = {'failed': x}\n"
+        )
+        assert behaviour(code) == behaviour(reference)
+
+    def test_the_probes_are_fixed(self) -> None:
+        assert probes() == probes()
+        assert probes([("web_search", "method")]) == probes([("web_search", "method")])
+        first = probes()[0]["history"]
+        assert len(first) == 24 and first[0]["call_id"] == "call-0-00"
+
+
+class TestSandbox:
+    def test_a_program_that_never_ends_is_cut_off(self) -> None:
+        start = time.monotonic()
+        outcome = _behaviour.run("while True:\n    pass\nresult = conversation_history", "python")
+        assert time.monotonic() - start < 8
+        assert outcome is not None and not any(r["ok"] for r in outcome)
+
+    def test_a_program_cannot_write_files_start_processes_or_print_into_the_answers(
+        self, tmp_path: Path
+    ) -> None:
+        target = tmp_path / "written"
+        code = (
+            f"open({str(target)!r}, 'w').write('x')\n"
+            "import os\n"
+            f"os.system('touch {target}')\n"
+            "print('noise on stdout')\n"
+            "result = len(conversation_history)\n"
+        )
+        # open, os and print are inert stubs: the program runs on, and nothing is written
+        assert _behaviour.run(code, "python") == [
+            {"ok": True, "value": n} for n in (24, 16, 30, 20)
+        ]
+        assert not target.exists()
+
+    def test_a_memory_bomb_is_a_failed_answer_not_a_dead_host(self) -> None:
+        outcome = _behaviour.run(
+            "result = 'x' * (2 ** 34) + str(len(conversation_history))", "python"
+        )
+        assert outcome is not None and outcome[0] == {"ok": False, "error": "MemoryError"}
+
+    def test_a_crashed_sandbox_is_restarted(self) -> None:
+        assert _behaviour.run("result = len(conversation_history)", "python") is not None
+        worker = _behaviour._WORKERS["python"]
+        proc = worker._proc
+        assert proc is not None
+        proc.kill()
+        proc.wait()
+        assert _behaviour.run("result = len(conversation_history) + 1", "python") is not None
+        assert worker._proc is not None and worker._proc.pid != proc.pid
+
+    @needs_ruby
+    def test_ruby_programs_cannot_touch_files_or_processes(self, tmp_path: Path) -> None:
+        target = tmp_path / "written"
+        code = (
+            f'File.write("{target}", "x")\n'
+            f'system("touch {target}")\n'
+            'puts "noise"\n'
+            "(context[:conversation_history] || []).size\n"
+        )
+        assert _behaviour.run(code, "ruby") == [{"ok": True, "value": n} for n in (24, 16, 30, 20)]
+        assert not target.exists()
+
+    def test_without_an_interpreter_the_sketch_stays_static(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        code = "(context[:conversation_history] || []).map { |r| r[:speaker] }.tally"
+        analysis = analyze_code(code, "ruby")
+        monkeypatch.setattr(_behaviour.shutil, "which", lambda name: None)
+        monkeypatch.setattr(_behaviour, "_CACHE", type(_behaviour._CACHE)())
+        assert not _behaviour.available("ruby")
+        assert program_sketch(code, "ruby", analysis.sketch) == analysis.sketch
+
+    def test_the_switch_turns_the_sandbox_off(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        analysis = analyze_code(LAST_USERS, "python")
+        monkeypatch.setenv(_behaviour.ENV_SWITCH, "static")
+        assert program_sketch(LAST_USERS, "python", analysis.sketch) == analysis.sketch
+        monkeypatch.delenv(_behaviour.ENV_SWITCH)
+        assert program_sketch(LAST_USERS, "python", analysis.sketch) != analysis.sketch
+
+    def test_hostile_code_never_raises(self) -> None:
+        for code in (
+            "result = conversation_history[",  # does not parse: no static sketch either
+            "raise SystemExit(3)\nresult = conversation_history",
+            "import sys\nsys.exit(1)\nresult = conversation_history",
+            "result = conversation_history\n" + "x = 1\n" * 5000,
+            "\x00result = conversation_history",
+            "def f(): return f()\nresult = f() or conversation_history",
+        ):
+            analysis = analyze_code(code, "python")
+            program_sketch(code, "python", analysis.sketch)  # never raises
+        assert os.getpid() > 0
+
+
+def test_the_ruby_runner_ships_as_package_data() -> None:
+    assert (Path(_behaviour.__file__).parent / "_sandbox.rb").is_file()
+    pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    assert '"*.rb"' in pyproject
