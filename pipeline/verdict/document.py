@@ -128,6 +128,8 @@ class BoilerplateInfo:
     exact_share: float | None
     clustered_share: float | None
     sweep: tuple[SweepRow, ...]
+    sketch_scheme: str = ""
+    """The sketch scheme the pre-registration names (empty before version 6)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,7 +234,9 @@ def _md_clusters(report: Report) -> list[str]:
                 f"Shapes are exact code fingerprints; clusters group re-spelled shapes whose "
                 f"content-free sketches are within similarity {info.similarity:g} of the "
                 f"cluster's first shape ({info.linkage} linkage, LSH {info.band_count} x "
-                f"{info.band_rows}; pre-registered, see the amendments). Boilerplate = the "
+                f"{info.band_rows}"
+                + (f"; sketch scheme {info.sketch_scheme}" if info.sketch_scheme else "")
+                + "; pre-registered, see the amendments). Boilerplate = the "
                 f"cluster recurs in >= {pre.min_other_sessions} other sessions."
             )
         lines += [

@@ -863,6 +863,7 @@ def _boilerplate_info(
             )
             for p in sweep
         ),
+        sketch_scheme=prereg.sketch_scheme,
     )
 
 

@@ -124,6 +124,8 @@ class Preregistration:
     """Near-duplicate clustering of code shapes (``[boilerplate] similarity``, version 3);
     ``None``: boilerplate counts exact fingerprints (versions 1-2)."""
     similarity_rationale: str = ""
+    sketch_scheme: str = ""
+    """``[boilerplate] sketch_scheme``: the sketches the similarity was chosen for (version 6 on)."""
 
     @property
     def comparisons(self) -> int:
@@ -353,6 +355,7 @@ def load_preregistration(path: str | Path) -> Preregistration:
         boilerplate_rationale=" ".join(str(boilerplate.get("rationale", "")).split()),
         clusters=_cluster_settings(boilerplate, file),
         similarity_rationale=" ".join(str(boilerplate.get("similarity_rationale", "")).split()),
+        sketch_scheme=str(boilerplate.get("sketch_scheme", "")),
         criteria=tuple(criteria),
         version=version,
         amendments=amendments,
