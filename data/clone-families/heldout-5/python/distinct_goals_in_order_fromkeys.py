@@ -1,0 +1,1 @@
+list(dict.fromkeys(r["goal"] for r in context["conversation_history"] if r["goal"]))

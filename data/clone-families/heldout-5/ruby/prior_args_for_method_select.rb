@@ -1,0 +1,5 @@
+wanted = kwargs[:method]
+history = context[:conversation_history] || []
+
+calls = history.select { |rec| rec[:method_name] == wanted }
+calls.map { |rec| rec[:args] }
