@@ -209,6 +209,7 @@ class TestSandbox:
             f'File.write("{target}", "x")\n'
             f'system("touch {target}")\n'
             'puts "noise"\n'
+            "ignored = gets.to_s + STDIN.read.to_s\n"  # its input is not the sandbox's requests
             "(context[:conversation_history] || []).size\n"
         )
         assert _behaviour.run(code, "ruby") == [{"ok": True, "value": n} for n in (24, 16, 30, 20)]

@@ -28,11 +28,26 @@ HELDOUT_2_SHA256 = "74092f2c87d79c8635e4ba92dc62242d8a956dfa4a2a31607122c635532b
 # Committed (e735b47) before the v3 sketch and its pre-registration amendment (f16ce7c).
 HELDOUT_3 = ROOT / "data" / "clone-families" / "heldout-3"
 HELDOUT_3_SHA256 = "40828e85a38d90826e9f8e74ebe2e8604dd3f11afad01948aa8ebc8b32bfa01a"
+# Committed (4836323) before the behavioural sketch and its amendment (version 6, c512df8).
+HELDOUT_4 = ROOT / "data" / "clone-families" / "heldout-4"
+HELDOUT_4_SHA256 = "25326fabf12b504de53a06ebe50acfc9c9c1c90832751b665a02c3e1ed460803"
+# Committed (1a0361b) after the mended probes were registered (version 7, e198439).
+HELDOUT_5 = ROOT / "data" / "clone-families" / "heldout-5"
+HELDOUT_5_SHA256 = "ab277cb5b720878a9dc806b8107e6a8079762ffb323679ca01b094e9d650e99d"
+needs_ruby = pytest.mark.skipif(
+    shutil.which("ruby") is None, reason="ruby runs the Ruby programs' behavioural sketches"
+)
 
 
 @pytest.mark.parametrize(
     ("folder", "sha256"),
-    [(HELDOUT, HELDOUT_SHA256), (HELDOUT_2, HELDOUT_2_SHA256), (HELDOUT_3, HELDOUT_3_SHA256)],
+    [
+        (HELDOUT, HELDOUT_SHA256),
+        (HELDOUT_2, HELDOUT_2_SHA256),
+        (HELDOUT_3, HELDOUT_3_SHA256),
+        (HELDOUT_4, HELDOUT_4_SHA256),
+        (HELDOUT_5, HELDOUT_5_SHA256),
+    ],
 )
 def test_the_held_out_sets_are_the_ones_committed_before_their_runs(
     folder: Path, sha256: str
@@ -49,20 +64,32 @@ def test_the_default_settings_are_the_shipped_preregistration() -> None:
     assert load_preregistration(default_preregistration_path()).clusters == DEFAULT_CLUSTERS
 
 
+@needs_ruby
 def test_the_figures_docs_quote() -> None:
     """docs/detector.md ("Clusters") quotes these; change them together."""
-    dev = evaluate_families(DEV, DEFAULT_CLUSTERS, sweep=())
-    held = evaluate_families(HELDOUT, DEFAULT_CLUSTERS, sweep=())
-    held_2 = evaluate_families(HELDOUT_2, DEFAULT_CLUSTERS, sweep=())
-    held_3 = evaluate_families(HELDOUT_3, DEFAULT_CLUSTERS, sweep=())
-    assert (dev.correct_pairs, dev.predicted_pairs, dev.true_pairs) == (68, 68, 68)
-    assert (held.correct_pairs, held.predicted_pairs, held.true_pairs) == (107, 110, 110)
-    assert (held.exact_correct_pairs, held.exact_predicted_pairs) == (0, 2)
-    assert (held_2.correct_pairs, held_2.predicted_pairs, held_2.true_pairs) == (58, 65, 150)
-    assert (held_3.correct_pairs, held_3.predicted_pairs, held_3.true_pairs) == (37, 51, 134)
+    figures = {
+        folder.name: evaluate_families(folder, DEFAULT_CLUSTERS, sweep=())
+        for folder in (DEV, HELDOUT, HELDOUT_2, HELDOUT_3, HELDOUT_4, HELDOUT_5)
+    }
+    pairs = {
+        name: (r.correct_pairs, r.predicted_pairs, r.true_pairs) for name, r in figures.items()
+    }
+    assert pairs == {
+        "dev": (61, 61, 68),
+        "heldout": (90, 91, 110),
+        "heldout-2": (95, 96, 150),
+        "heldout-3": (85, 86, 134),
+        "heldout-4": (67, 88, 134),
+        "heldout-5": (73, 82, 138),  # its one blind run gave these same pairs
+    }
+    assert (figures["heldout"].exact_correct_pairs, figures["heldout"].exact_predicted_pairs) == (
+        0,
+        2,
+    )
+    assert len(figures["heldout-5"].hard_negatives_merged) == 3
     docs = (ROOT / "docs" / "detector.md").read_text()
     assert (
-        "| heldout-3 | 93 | 34 | 17 | 0.8 | 59 | 0.73 | 0.28 | 37 / 51 / 134 | 0.91 | 7 |" in docs
+        "| heldout-5 | 94 | 34 | 17 | 0.7 | 52 | 0.89 | 0.53 | 73 / 82 / 138 | 0.97 | 3 |" in docs
     )
 
 

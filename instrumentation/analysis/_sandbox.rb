@@ -22,8 +22,10 @@ trap("XFSZ", "IGNORE")
 Process.setrlimit(:AS, 1 << 30) rescue nil
 Process.setrlimit(:FSIZE, 0) rescue nil
 Process.setrlimit(:CORE, 0) rescue nil
+REQUESTS = $stdin.dup
 ANSWERS = $stdout.dup
 ANSWERS.sync = true
+$stdin.reopen(File::NULL) # a program that reads its input (gets) reads nothing
 $stdout.reopen(File::NULL)
 $stderr.reopen(File::NULL)
 RUN_SECONDS = 0.5
@@ -49,13 +51,28 @@ module Agent
 end
 
 class RecurscopeSandbox
-  BLOCKED = %i[system exec spawn fork ` open sleep exit exit! abort require require_relative load syscall].freeze
+  BLOCKED = %i[
+    system exec spawn fork ` open sleep exit exit! abort require require_relative load syscall
+    gets readline readlines
+  ].freeze
   BLOCKED.each { |name| define_method(name) { |*_a, **_k, &_b| nil } }
   # The program's code is evaluated inside this class, so these names reach
   # stubs, not the files, processes and sockets of the machine.
   STUB = RecurscopeStub.new
-  File = Dir = IO = FileUtils = Pathname = Process = Socket = TCPSocket = Open3 = Net = STUB
+  File = Dir = IO = FileUtils = Pathname = Socket = TCPSocket = Open3 = Net = STUB
   ObjectSpace = Signal = Thread = Fiber = Ractor = STUB
+  # A process with a clock that stands still (after every probe): an answer
+  # never depends on when it ran.
+  module Process
+    CLOCK_MONOTONIC = CLOCK_REALTIME = CLOCK_PROCESS_CPUTIME_ID = 0
+    def self.clock_gettime(*) = 0.0
+    def self.method_missing(*) = nil
+    def self.respond_to_missing?(*) = true
+  end
+  NOW = ::Time.utc(2026, 3, 6).freeze
+  class Time < ::Time
+    def self.now(*) = NOW
+  end
 
   def method_missing(*_args, &_block) = RecurscopeStub.new
   def respond_to_missing?(*_args) = true
@@ -144,4 +161,4 @@ rescue JSON::ParserError, NoMethodError, TypeError
   JSON.generate({ "error" => "bad request" })
 end
 
-$stdin.each_line { |line| ANSWERS.write(answer(line) + "\n") }
+REQUESTS.each_line { |line| ANSWERS.write(answer(line) + "\n") }

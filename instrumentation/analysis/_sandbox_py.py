@@ -20,16 +20,20 @@ from __future__ import annotations
 
 import ast
 import builtins
+import datetime as _real_datetime
 import json
 import os
 import resource
 import signal
 import sys
 import time
+import time as _real_time
+import types
 from typing import Any
 
 _MODULES = frozenset(
     {
+        "_strptime",  # what strptime imports, through the program's own __import__
         "collections",
         "itertools",
         "functools",
@@ -114,12 +118,67 @@ class _Inputs(dict):  # type: ignore[type-arg]
         return self.value if default is None else default
 
 
+_NOW = 1_772_755_200.0  # 2026-03-06T00:00:00Z: after every probe, the same on every run
+
+
+def _frozen_clock() -> dict[str, types.ModuleType]:
+    """``time`` and ``datetime`` whose clocks stand still: an answer never depends on when it ran."""
+    frozen_time = types.ModuleType("time")
+    frozen_time.__dict__.update(
+        {k: v for k, v in vars(_real_time).items() if not k.startswith("__")}
+    )
+    for name in ("monotonic", "perf_counter", "process_time", "thread_time"):
+        setattr(frozen_time, name, lambda: 0.0)
+    for name in ("monotonic_ns", "perf_counter_ns", "process_time_ns"):
+        setattr(frozen_time, name, lambda: 0)
+    frozen_time.__dict__.update(
+        time=lambda: _NOW,
+        time_ns=lambda: int(_NOW * 1e9),
+        localtime=lambda secs=None: _real_time.gmtime(_NOW if secs is None else secs),
+        gmtime=lambda secs=None: _real_time.gmtime(_NOW if secs is None else secs),
+        ctime=lambda secs=None: _real_time.ctime(_NOW if secs is None else secs),
+        sleep=lambda secs: None,
+    )
+
+    real = _real_datetime
+
+    class FrozenDatetime(real.datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            moment = real.datetime.fromtimestamp(_NOW, real.timezone.utc)
+            return moment if tz is not None else moment.replace(tzinfo=None)
+
+        @classmethod
+        def utcnow(cls) -> Any:
+            return real.datetime.fromtimestamp(_NOW, real.timezone.utc).replace(tzinfo=None)
+
+        @classmethod
+        def today(cls) -> Any:
+            return cls.utcnow()
+
+    class FrozenDate(real.date):
+        @classmethod
+        def today(cls) -> Any:
+            return real.datetime.fromtimestamp(_NOW, real.timezone.utc).date()
+
+    frozen_datetime = types.ModuleType("datetime")
+    frozen_datetime.__dict__.update({k: v for k, v in vars(real).items() if not k.startswith("__")})
+    frozen_datetime.__dict__.update(datetime=FrozenDatetime, date=FrozenDate)
+    return {"time": frozen_time, "datetime": frozen_datetime}
+
+
 def _import(
     name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
 ) -> Any:
-    if name.split(".")[0] not in _MODULES:
+    root = name.split(".")[0]
+    if root not in _MODULES:
         return _Stub()
+    if root in _FROZEN:
+        return _FROZEN[root]
     return __import__(name, globals, locals, fromlist, level)
+
+
+_FROZEN = _frozen_clock()
 
 
 def _final_answer(value: Any = None, *args: Any, **kwargs: Any) -> None:

@@ -22,6 +22,8 @@ DEFAULT_SETS = (
     "data/clone-families/heldout",
     "data/clone-families/heldout-2",
     "data/clone-families/heldout-3",
+    "data/clone-families/heldout-4",
+    "data/clone-families/heldout-5",
 )
 
 
@@ -32,7 +34,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2, .../heldout-3): "
+            ".../heldout-2 to .../heldout-5): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -76,7 +78,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2, .../heldout-3 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-5 when present)",
     )
     parser.add_argument(
         "--similarity",
