@@ -67,7 +67,11 @@ class _Worker:
 
     def command(self) -> list[str] | None:
         if self.language == "python":
-            return [sys.executable, "-I", "-S", str(_PY_RUNNER)]
+            # An embedding host's sys.executable may not be a Python (uwsgi, a game engine).
+            python = sys.executable
+            if not python or not Path(python).name.lower().startswith("python"):
+                python = shutil.which("python3") or ""
+            return [python, "-I", "-S", str(_PY_RUNNER)] if python else None
         ruby = shutil.which("ruby")
         return None if ruby is None else [ruby, "--disable-gems", str(_RB_RUNNER)]
 
