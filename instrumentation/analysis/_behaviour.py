@@ -28,6 +28,7 @@ share a word, so a static and a behavioural sketch never match by chance.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import logging
 import os
@@ -38,6 +39,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -64,6 +66,7 @@ class _Worker:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[str] | None = None
         self._pid = 0
+        self._sent: set[str] = set()  # probe sets this process already holds
 
     def command(self) -> list[str] | None:
         if self.language == "python":
@@ -75,27 +78,40 @@ class _Worker:
         ruby = shutil.which("ruby")
         return None if ruby is None else [ruby, "--disable-gems", str(_RB_RUNNER)]
 
-    def ask(self, item: dict[str, Any]) -> list[dict[str, Any]] | None:
+    def ask(self, code: str, probe_set: _ProbeSet) -> list[dict[str, Any]] | None:
         """The runner's answers for one program, or None (no interpreter, a crash, a timeout)."""
         with self._lock:
-            try:
-                proc = self._ensure()
-                if proc is None or proc.stdin is None or proc.stdout is None:
+            for _ in range(2):  # once more, with the probes, if the process forgot them
+                answer = self._exchange(code, probe_set)
+                if isinstance(answer, list):
+                    return answer
+                if answer != {"error": "unknown probes"}:
                     return None
-                proc.stdin.write(json.dumps(item) + "\n")
-                proc.stdin.flush()
-                line = _read_line(proc.stdout, _ANSWER_SECONDS)
-            except (OSError, ValueError):
-                line = None
-            if line is None:
-                self._stop()
+                self._sent.discard(probe_set.key)
+            return None
+
+    def _exchange(self, code: str, probe_set: _ProbeSet) -> Any:
+        try:
+            proc = self._ensure()
+            if proc is None or proc.stdin is None or proc.stdout is None:
                 return None
-            try:
-                answer = json.loads(line)
-            except json.JSONDecodeError:
-                self._stop()
-                return None
-            return answer if isinstance(answer, list) else None
+            request = json.dumps({"code": code, "key": probe_set.key})
+            if probe_set.key not in self._sent:
+                request = f'{request[:-1]}, "probes": {probe_set.json}}}'
+            proc.stdin.write(request + "\n")
+            proc.stdin.flush()
+            self._sent.add(probe_set.key)
+            line = _read_line(proc.stdout, _ANSWER_SECONDS)
+        except (OSError, ValueError):
+            line = None
+        if line is None:
+            self._stop()
+            return None
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:
+            self._stop()
+            return None
 
     def _ensure(self) -> subprocess.Popen[str] | None:
         if self._proc is not None and (self._pid != os.getpid() or self._proc.poll() is not None):
@@ -116,6 +132,7 @@ class _Worker:
                 close_fds=True,
             )
             self._pid = os.getpid()
+            self._sent = set()
         return self._proc
 
     def _stop(self) -> None:
@@ -158,8 +175,32 @@ def available(language: str) -> bool:
     return worker is not None and worker.command() is not None
 
 
-def _probes_for(code: str, language: str) -> list[dict[str, Any]]:
-    return probes(literals(code, language), record_keys(code), input_keys(code))
+class _ProbeSet:
+    """The probes for one combination of literals, keys and inputs, built and encoded once."""
+
+    __slots__ = ("json", "key", "probes")
+
+    def __init__(self, items: list[dict[str, Any]]) -> None:
+        self.probes = items
+        self.json = json.dumps(items, separators=(",", ":"))
+        self.key = hashlib.sha1(self.json.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=512)
+def _probe_set(
+    lits: tuple[tuple[str, str], ...],
+    keys: tuple[str, ...],
+    inputs: tuple[tuple[str, str | None], ...],
+) -> _ProbeSet:
+    return _ProbeSet(probes(lits, keys, dict(inputs)))
+
+
+def _probes_for(code: str, language: str) -> _ProbeSet:
+    return _probe_set(
+        tuple(literals(code, language)),
+        tuple(record_keys(code)),
+        tuple(sorted(input_keys(code).items())),
+    )
 
 
 def run(code: str, language: str) -> list[dict[str, Any]] | None:
@@ -167,9 +208,9 @@ def run(code: str, language: str) -> list[dict[str, Any]] | None:
     worker = _WORKERS.get(language)
     if worker is None:
         return None
-    items = _probes_for(code, language)
-    answer = worker.ask({"code": code, "probes": items})
-    if answer is None or len(answer) != len(items):
+    probe_set = _probes_for(code, language)
+    answer = worker.ask(code, probe_set)
+    if answer is None or len(answer) != len(probe_set.probes):
         return None
     return answer
 
@@ -183,7 +224,8 @@ def features(code: str, language: str, outcome: Sequence[dict[str, Any]]) -> set
     it is dropped.
     """
     per_probe: list[set[str]] = []
-    for p, (probe, result) in enumerate(zip(_probes_for(code, language), outcome, strict=True)):
+    items = _probes_for(code, language).probes
+    for p, (probe, result) in enumerate(zip(items, outcome, strict=True)):
         if isinstance(result, dict) and result.get("ok"):
             per_probe.append({a.split(":", 1)[1] for a in atoms(result.get("value"), probe, p)})
         else:

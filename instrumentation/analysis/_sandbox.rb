@@ -1,8 +1,10 @@
 # Run Ruby history programs on probe histories; started by recurscope's
 # behavioural sketch (instrumentation/analysis/_behaviour.py) in its own process.
 #
-# Reads one JSON line per program from stdin, {"code": ..., "probes": [...]},
-# and answers each with one JSON line: [{"ok": true, "value": ...} |
+# Reads one JSON line per program from stdin, {"code": ..., "key": ...,
+# "probes": [...]} (probes only the first time a key is sent; the process keeps
+# them), and answers each with one JSON line ({"error": "unknown probes"} when
+# it does not know the key): [{"ok": true, "value": ...} |
 # {"ok": false, "error": "<class>"}, ...], one entry a probe. The answer is the
 # `result` local when the program sets it, else the program's last value;
 # Agent::Outcome.ok(x) is x. A Hash is written as {"d": [[key, value], ...]}.
@@ -135,12 +137,18 @@ def telling?(result)
   result["ok"] && ![nil, [], "", 0, false, { "d" => [] }].include?(result["value"])
 end
 
-# The answers under the inputs that give the most probes a non-empty answer (the first on a tie).
+PROBES = {}
+PROBES_MAX = 256
+
+# The answers under the inputs that give the most probes a non-empty answer (the
+# first on a tie). A program that never names kwargs or args answers alike under
+# every input, so it is run under the first only.
 def most_telling(code, probes)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + BUDGET_SECONDS
   best = []
   best_score = -1
-  probes[0]["inputs"].each_index do |variant|
+  variants = code.match?(/\b(?:kwargs|args)\b/) ? probes[0]["inputs"].size : 1
+  variants.times do |variant|
     outcome = probes.map { |probe| run_probe(code, probe, probe["inputs"][variant], deadline) }
     score = outcome.count { |r| telling?(r) }
     best, best_score = outcome, score if score > best_score
@@ -151,11 +159,19 @@ end
 
 def answer(line)
   item = JSON.parse(line)
-  outcome = most_telling(item["code"].to_s, item["probes"])
+  key = item["key"].to_s
+  if item.key?("probes")
+    PROBES.clear if PROBES.size >= PROBES_MAX
+    PROBES[key] = item["probes"]
+  end
+  probes = PROBES[key]
+  return JSON.generate({ "error" => "unknown probes" }) if probes.nil?
+
+  outcome = most_telling(item["code"].to_s, probes)
   begin
     JSON.generate(outcome)
   rescue StandardError
-    JSON.generate(item["probes"].map { { "ok" => false, "error" => "Unserializable" } })
+    JSON.generate(probes.map { { "ok" => false, "error" => "Unserializable" } })
   end
 rescue JSON::ParserError, NoMethodError, TypeError
   JSON.generate({ "error" => "bad request" })

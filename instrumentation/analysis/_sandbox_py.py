@@ -1,7 +1,9 @@
 """Run Python history programs on probe histories; a script, run in its own process.
 
-Reads one JSON line per program from stdin, ``{"code": ..., "probes": [...]}``,
-and answers each with one JSON line: ``[{"ok": true, "value": ...} | {"ok": false,
+Reads one JSON line per program from stdin, ``{"code": ..., "key": ..., "probes":
+[...]}`` (``probes`` only the first time a ``key`` is sent; the process keeps
+them), and answers each with one JSON line (``{"error": "unknown probes"}``
+when it does not know the key): ``[{"ok": true, "value": ...} | {"ok": false,
 "error": "<type>"}, ...]`` (one entry a probe; a dict is written ``{"d": [[key, value], ...]}``). The answer is the value passed to
 ``final_answer``, else the ``result`` variable, else the last expression's value.
 
@@ -23,6 +25,8 @@ import builtins
 import datetime as _real_datetime
 import json
 import os
+import pickle
+import re
 import resource
 import signal
 import sys
@@ -276,17 +280,27 @@ def _telling(result: dict[str, Any]) -> bool:
     return bool(result["ok"]) and result["value"] not in (None, [], "", 0, False, {"d": []})
 
 
-def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The answers under the inputs that give the most probes a non-empty answer (the first on a tie)."""
+_INPUT_NAMES = re.compile(r"\b(?:kwargs|args)\b")
+_PROBES: dict[str, list[bytes]] = {}
+_PROBES_MAX = 256
+
+
+def _most_telling(program: Any, probes: list[bytes], uses_inputs: bool) -> list[dict[str, Any]]:
+    """The answers under the inputs that give the most probes a non-empty answer (the first on a tie).
+
+    A program that never names ``kwargs`` or ``args`` answers alike under every
+    input, so it is run under the first only.
+    """
     deadline = time.monotonic() + _BUDGET
     best: list[dict[str, Any]] = []
     best_score = -1
-    for variant in range(len(probes[0]["inputs"])):
+    variants = len(pickle.loads(probes[0])["inputs"]) if uses_inputs else 1
+    for variant in range(variants):
         outcome = []
-        for probe in probes:
-            copy = json.loads(json.dumps(probe))
+        for frozen in probes:
+            copy = pickle.loads(frozen)  # a fresh copy: a program may change what it is given
             copy["context"]["conversation_history"] = copy["history"]
-            outcome.append(_run(program, copy, probe["inputs"][variant], deadline))
+            outcome.append(_run(program, copy, copy["inputs"][variant], deadline))
         score = sum(_telling(r) for r in outcome)
         if score > best_score:
             best, best_score = outcome, score
@@ -298,15 +312,23 @@ def _most_telling(program: Any, probes: list[dict[str, Any]]) -> list[dict[str, 
 def _answer(line: str) -> str:
     try:
         item = json.loads(line)
-        probes = item["probes"]
+        key = str(item["key"])
+        if "probes" in item:
+            if len(_PROBES) >= _PROBES_MAX:
+                _PROBES.clear()
+            _PROBES[key] = [pickle.dumps(p) for p in item["probes"]]
+        code = str(item["code"])
     except (ValueError, KeyError, TypeError):
         return json.dumps({"error": "bad request"})
+    probes = _PROBES.get(key)
+    if probes is None:
+        return json.dumps({"error": "unknown probes"})
     try:
-        program = _compile(item["code"])
+        program = _compile(code)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         outcome = [{"ok": False, "error": "SyntaxError"} for _ in probes]
     else:
-        outcome = _most_telling(program, probes)
+        outcome = _most_telling(program, probes, _INPUT_NAMES.search(code) is not None)
     try:
         return json.dumps(outcome)
     except (TypeError, ValueError, RecursionError):
