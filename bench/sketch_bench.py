@@ -35,7 +35,7 @@ from recurscope.instrumentation.analysis import (  # noqa: E402
     program_sketch,
 )
 
-SETS = ("dev", "heldout", "heldout-2", "heldout-3", "heldout-4")
+SETS = ("dev", "heldout", "heldout-2", "heldout-3", "heldout-4", "heldout-5")
 
 
 def programs() -> list[tuple[str, str]]:
@@ -82,23 +82,32 @@ def main() -> int:
     if not _behaviour.available("ruby"):
         print("ruby is not installed: Ruby programs keep static sketches", file=sys.stderr)
     behavioural(items, cold=False)  # warm the sandbox processes
-    base, warm, cold = [], [], []
-    for _ in range(args.rounds):
-        base.append(static(items))
-        warm.append(behavioural(items, cold=False))
-        cold.append(behavioural(items, cold=True))
-    n = len(items)
-    b, w, c = statistics.median(base), statistics.median(warm), statistics.median(cold)
     print(
-        f"{n} programs ({langs['python']} Python, {langs['ruby']} Ruby), median of {args.rounds} rounds"
+        f"{len(items)} programs ({langs['python']} Python, {langs['ruby']} Ruby), "
+        f"median of {args.rounds} rounds"
     )
-    print("| per new program | ms | ratio to static analysis |")
-    print("| --- | ---: | ---: |")
-    print(f"| static analysis (baseline) | {1000 * b / n:.2f} | 1.00 |")
-    print(f"| + behavioural sketch, warm sandbox | {1000 * w / n:.2f} | {w / b:.1f} |")
-    print(
-        f"| + behavioural sketch, sandbox started for the batch | {1000 * c / n:.2f} | {c / b:.1f} |"
-    )
+    print("| programs | per new program | ms | ratio to static analysis |")
+    print("| --- | --- | ---: | ---: |")
+    for label, group in (
+        ("all", items),
+        ("Python", [i for i in items if i[1] == "python"]),
+        ("Ruby", [i for i in items if i[1] == "ruby"]),
+    ):
+        base, warm, cold = [], [], []
+        for _ in range(args.rounds):
+            base.append(static(group))
+            warm.append(behavioural(group, cold=False))
+            cold.append(behavioural(group, cold=True))
+        n = len(group)
+        b, w, c = statistics.median(base), statistics.median(warm), statistics.median(cold)
+        print(f"| {label} | static analysis (baseline) | {1000 * b / n:.2f} | 1.00 |")
+        print(
+            f"| {label} | + behavioural sketch, warm sandbox | {1000 * w / n:.2f} | {w / b:.1f} |"
+        )
+        print(
+            f"| {label} | + behavioural sketch, sandbox started for the batch "
+            f"| {1000 * c / n:.2f} | {c / b:.1f} |"
+        )
     return 0
 
 
