@@ -16,8 +16,9 @@ SWEEP_KEY = "boilerplate_sweep"
 with ui.page(
     "Boilerplate",
     "History-processing code that the model writes again and again. Programs are grouped into "
-    "near-duplicate clusters by a content-free sketch of their normalized history statements "
-    "(a re-spelled program lands with its original); a cluster used in at least S other "
+    "near-duplicate clusters by a content-free sketch of what each program does: it is run on "
+    "fixed synthetic histories and the sketch hashes which of their records and values reach "
+    "its answer (a re-spelled program lands with its original); a cluster used in at least S other "
     "sessions than any one (S and the similarity are pre-registered) is boilerplate: a hint "
     "of a missing runtime affordance.",
 ) as ctx:
