@@ -10,8 +10,8 @@ the answer's wording or shape.
 
 Probes 0–2 share method names, speakers and error types among records (so
 tallies, groups and distinct values have something to count); probe 3 gives
-every record its own method name, so any field of a record that reaches the
-answer names the record.
+three records in four a method name of their own, so any field of such a
+record that reaches the answer names the record.
 
 A program's own literals are values it compares records with (``==
 "web_search"``): for each, one probe value of the kind it is compared with (a
