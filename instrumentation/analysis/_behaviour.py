@@ -203,19 +203,26 @@ def _probes_for(code: str, language: str) -> _ProbeSet:
     )
 
 
-def run(code: str, language: str) -> list[dict[str, Any]] | None:
+def run(
+    code: str, language: str, probe_set: _ProbeSet | None = None
+) -> list[dict[str, Any]] | None:
     """The program's outcome on each probe (``{"ok", "value"|"error"}``), or None if it could not run."""
     worker = _WORKERS.get(language)
     if worker is None:
         return None
-    probe_set = _probes_for(code, language)
+    probe_set = probe_set or _probes_for(code, language)
     answer = worker.ask(code, probe_set)
     if answer is None or len(answer) != len(probe_set.probes):
         return None
     return answer
 
 
-def features(code: str, language: str, outcome: Sequence[dict[str, Any]]) -> set[str]:
+def features(
+    code: str,
+    language: str,
+    outcome: Sequence[dict[str, Any]],
+    probe_set: _ProbeSet | None = None,
+) -> set[str]:
     """The behaviour features of one program's outcomes on its probes.
 
     A number or truth value that every probe's answer has alike (a window size,
@@ -224,10 +231,10 @@ def features(code: str, language: str, outcome: Sequence[dict[str, Any]]) -> set
     it is dropped.
     """
     per_probe: list[set[str]] = []
-    items = _probes_for(code, language).probes
-    for p, (probe, result) in enumerate(zip(items, outcome, strict=True)):
+    items = (probe_set or _probes_for(code, language)).probes
+    for probe, result in zip(items, outcome, strict=True):
         if isinstance(result, dict) and result.get("ok"):
-            per_probe.append({a.split(":", 1)[1] for a in atoms(result.get("value"), probe, p)})
+            per_probe.append(atoms(result.get("value"), probe))
         else:
             per_probe.append({"error"})
     constants = set.intersection(*per_probe) if per_probe else set()
@@ -245,10 +252,11 @@ def informative(found: set[str]) -> bool:
 
 def behaviour_sketch(code: str, language: str) -> str | None:
     """The behavioural sketch of a program, or None when its answers say nothing or it could not run."""
-    outcome = run(code, language)
+    probe_set = _probes_for(code, language)
+    outcome = run(code, language, probe_set)
     if outcome is None:
         return None
-    found = features(code, language, outcome)
+    found = features(code, language, outcome, probe_set)
     return encode(minhash(found)) if informative(found) else None
 
 

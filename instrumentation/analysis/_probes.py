@@ -29,12 +29,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from functools import lru_cache
 from hashlib import sha1
 from typing import Any, Final
 
-from ._model import HISTORY_KEY, OUTCOME_KEYS, RECORD_TOP_FIELDS
-
-RECORD_FIELDS: Final = RECORD_TOP_FIELDS | OUTCOME_KEYS
+from ._model import HISTORY_KEY
+from ._sketch import RECORD_FIELDS
 
 FOCUS: Final = "alpha_op"
 """What ``kwargs[...]``, ``args[...]`` and a missing input give first: a method name and a content word."""
@@ -440,8 +440,8 @@ _CONTENT_WORDS: Final = re.compile(r"\b(?:" + "|".join([*_POOLS["word"], FOCUS])
 _MAX_REPEAT: Final = 20
 
 
-def atoms(value: Any, probe: Mapping[str, Any], p: int) -> set[str]:
-    """What of probe ``p`` reaches an answer: records, values, numbers, truth values.
+def atoms(value: Any, probe: Mapping[str, Any]) -> set[str]:
+    """What of a probe reaches an answer: records, values, numbers, truth values.
 
     ``value`` is the answer as JSON-like data (a dict as ``{"d": [[key, value], ...]}``).
     A record counts once however many of its fields are shown (``rec:1.04``);
@@ -450,27 +450,40 @@ def atoms(value: Any, probe: Mapping[str, Any], p: int) -> set[str]:
     method once. A renamed value counts as the value it renamed, never as the
     literal's text.
     """
-    shared = _shared_values(probe.get("renames", {}))
+    shared = _shared_values(tuple(sorted(probe.get("renames", {}).items())))
     found: Counter[str] = Counter()
     _walk(value, shared, found)
     return {
-        f"{p}:{a}" if k == 1 else f"{p}:{a}#{k}"
+        a if k == 1 else f"{a}#{k}"
         for a, count in found.items()
         for k in range(1, (1 if a.startswith("rec:") else min(count, _MAX_REPEAT)) + 1)
-    } or {f"{p}:empty"}
+    } or {"empty"}
 
 
-def _shared_values(rename: Mapping[str, str]) -> dict[str, str]:
-    values = {v: f"{kind}:{v}" for kind, pool in _POOLS.items() for v in pool}
-    values |= {v: f"class:{v}" for v in _CLASSES}
-    values |= {k: f"kwarg:{k}" for k in _KWARG_KEYS}
-    for original, literal in rename.items():
-        values.pop(original, None)
-        values[literal] = next(f"{k}:{original}" for k, pool in _POOLS.items() if original in pool)
-    return values
+class _Shared:
+    """The shared probe values an answer token can be (value -> feature), and those not words."""
+
+    __slots__ = ("features", "phrases")
+
+    def __init__(self, rename: tuple[tuple[str, str], ...]) -> None:
+        values = {v: f"{kind}:{v}" for kind, pool in _POOLS.items() for v in pool}
+        values |= {v: f"class:{v}" for v in _CLASSES}
+        values |= {k: f"kwarg:{k}" for k in _KWARG_KEYS}
+        for original, literal in rename:
+            values.pop(original, None)
+            values[literal] = next(
+                f"{k}:{original}" for k, pool in _POOLS.items() if original in pool
+            )
+        self.features = values
+        self.phrases = tuple((v, f) for v, f in values.items() if not v.isidentifier())
 
 
-def _walk(value: Any, shared: dict[str, str], found: Counter[str]) -> None:
+@lru_cache(maxsize=256)
+def _shared_values(rename: tuple[tuple[str, str], ...]) -> _Shared:
+    return _Shared(rename)
+
+
+def _walk(value: Any, shared: _Shared, found: Counter[str]) -> None:
     if isinstance(value, bool):
         found["bool:" + str(value)] += 1
     elif isinstance(value, int | float):
@@ -493,7 +506,7 @@ def _number(value: float) -> str:
     return f"{value:.2g}" if isinstance(value, float) else str(value)
 
 
-def _text(text: str, shared: dict[str, str], found: Counter[str]) -> None:
+def _text(text: str, shared: _Shared, found: Counter[str]) -> None:
     if text in ("ok", "error"):
         found["status:" + text] += 1
     rest = text
@@ -504,13 +517,13 @@ def _text(text: str, shared: dict[str, str], found: Counter[str]) -> None:
         token = match.group(0)
         found["rec:" + _record_of(token)] += 1
         rest = rest.replace(token, " ")
-    for literal, feature in shared.items():
-        if not literal.isidentifier() and literal in rest:
+    for literal, feature in shared.phrases:
+        if literal in rest:
             found[feature] += 1
             rest = rest.replace(literal, " ")
     for token in _TOKEN.findall(rest):
-        if token in shared:
-            found[shared[token]] += 1
+        if token in shared.features:
+            found[shared.features[token]] += 1
         elif token.endswith("%"):
             found["num:" + _number(float(token[:-1]) / 100)] += 1
         elif token[0].isdigit() or token[0] == "-":

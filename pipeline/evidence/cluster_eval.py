@@ -114,7 +114,8 @@ def load_programs(folder: str | Path) -> tuple[str, list[Program]]:
                     f"{index}: entry {n} ({entry['id']}): {source.name} no longer matches "
                     "code_sha256 (labelled programs are pinned; label the change anew)"
                 )
-            analysis = analyze_code(code.decode("utf-8"), entry["language"])
+            text = code.decode("utf-8")
+            analysis = analyze_code(text, entry["language"])
             programs.append(
                 Program(
                     id=str(entry["id"]),
@@ -122,7 +123,7 @@ def load_programs(folder: str | Path) -> tuple[str, list[Program]]:
                     family=str(entry["family"]),
                     hard_negative_of=entry.get("hard_negative_of"),
                     fingerprint=analysis.fingerprint,
-                    sketch=program_sketch(code.decode("utf-8"), entry["language"], analysis.sketch),
+                    sketch=program_sketch(text, entry["language"], analysis.sketch),
                 )
             )
         except (KeyError, TypeError) as exc:
