@@ -1,0 +1,2 @@
+history = context.get("conversation_history", [])
+result = [len(r.get("content") or "") for r in history if r.get("role") == "assistant"]

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+history.find { |r| r[:role] == "user" }&.dig(:content)

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+history.reverse_each.find { |r| r[:role] == "user" }&.dig(:content)

@@ -1,0 +1,2 @@
+history = context[:conversation_history] || []
+history.map { |r| (r[:outcome_summary] || {})[:status] || "unknown" }.uniq
