@@ -15,16 +15,21 @@ from hypothesis import strategies as st
 from recurscope.pipeline.replay.goal_detect import Switch
 from recurscope.pipeline.replay.goal_embed import EmbeddingDetector, bundled_minilm
 from recurscope.pipeline.replay.goal_learned import (
+    ANSWER_FEATURES,
     CLASSES,
     FEATURES,
+    RANK_FEATURES,
     GoalModel,
     LearnedDetector,
+    answer_features,
+    answer_of,
     turn_features,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "goal-switches"
 SHIPPED = ROOT / "pipeline" / "replay" / "goal_model.json"
+SHIPPED_V2 = ROOT / "pipeline" / "replay" / "goal_model_v2.json"
 
 
 def hashed_embedder(texts: Sequence[str]) -> np.ndarray:
@@ -39,31 +44,62 @@ def hashed_embedder(texts: Sequence[str]) -> np.ndarray:
     return out
 
 
-def run(detector: LearnedDetector, user_turns: Sequence[str]) -> list[Switch]:
+def run(
+    detector: LearnedDetector, user_turns: Sequence[str], *, answered: bool = False
+) -> list[Switch]:
+    """Classify each turn before its answer is appended, or (``answered``) after it."""
     messages: list[dict[str, str]] = []
     earlier: list[Switch] = []
     for text in user_turns:
         messages.append({"role": "user", "content": text})
-        earlier.append(detector.classify(messages, len(messages) - 1, earlier))
-        messages.append({"role": "assistant", "content": f"About {text[:20]}: noted."})
+        answer = {"role": "assistant", "content": f"About {text[:20]}: noted."}
+        if answered:
+            messages.append(answer)
+            earlier.append(detector.classify(messages, len(messages) - 2, earlier))
+        else:
+            earlier.append(detector.classify(messages, len(messages) - 1, earlier))
+            messages.append(answer)
     return earlier
 
 
 def test_the_shipped_model_names_this_code_s_features_and_classes() -> None:
     data = json.loads(SHIPPED.read_text(encoding="utf-8"))
-    assert tuple(data["features"]) == FEATURES and tuple(data["classes"]) == CLASSES
+    assert tuple(data["features"]) == FEATURES + ANSWER_FEATURES
+    assert tuple(data["classes"]) == CLASSES and data["version"] == 3
+    assert tuple(data["ranker"]["features"]) == RANK_FEATURES
     model = GoalModel.shipped()
-    assert model.coef.shape == (len(CLASSES), len(FEATURES))
-    assert set(model.trained_on["sets"]) == {"dev", "heldout", "heldout-2", "heldout-3"}
-    assert data["version"] == 2
-    probabilities = model.probabilities(np.zeros(len(FEATURES)))
+    assert model.reads_answer and model.coef.shape == (len(CLASSES), 36)
+    assert set(model.trained_on["sets"]) == {
+        "dev",
+        "heldout",
+        "heldout-2",
+        "heldout-3",
+        "heldout-4",
+    }
+    assert "heldout-5" not in model.trained_on["sets"]  # its one run measures this model
+    probabilities = model.probabilities(np.zeros(36))
     assert probabilities.shape == (3,) and abs(probabilities.sum() - 1) < 1e-12
+    blind = GoalModel.answer_blind()
+    assert not blind.reads_answer and blind.coef.shape == (len(CLASSES), len(FEATURES))
+    assert set(blind.trained_on["sets"]) == {"dev", "heldout", "heldout-2", "heldout-3"}
 
 
-def test_a_model_file_for_other_features_is_refused() -> None:
-    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", [SHIPPED, SHIPPED_V2])
+def test_a_model_file_for_other_features_is_refused(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
     data["features"] = data["features"][:-1]
     with pytest.raises(ValueError, match="features or classes are not this code's"):
+        GoalModel.from_json(data)
+
+
+def test_a_version_3_model_without_its_ranker_is_refused() -> None:
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    del data["ranker"]
+    with pytest.raises(ValueError, match="needs a ranker"):
+        GoalModel.from_json(data)
+    data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    data["ranker"]["features"] = data["ranker"]["features"][1:]
+    with pytest.raises(ValueError, match="needs a ranker"):
         GoalModel.from_json(data)
 
 
@@ -85,10 +121,39 @@ def test_features_are_one_row_of_the_named_length() -> None:
     assert values[FEATURES.index("follow_up_cue")] == 1.0
 
 
+def test_the_answer_features_read_the_answer_the_turn_got_and_nothing_later() -> None:
+    messages = [
+        {"role": "user", "content": "How do I repot a cactus?"},
+        {"role": "assistant", "content": "Use gloves and gritty soil."},
+        {"role": "user", "content": "Totally different: best train to Lyon?"},
+        {"role": "assistant", "content": "The TGV from Gare de Lyon."},
+        {"role": "user", "content": "and the soil again?"},
+    ]
+    earlier = [Switch("first_need", 0), Switch("new_goal", 2)]
+    vectors = EmbeddingDetector(hashed_embedder)
+    ranker = GoalModel.shipped().ranker
+    assert ranker is not None
+    unanswered, ranked = answer_features(messages, 4, earlier, vectors, ranker)
+    assert unanswered.shape == (len(ANSWER_FEATURES),) and np.isfinite(unanswered).all()
+    assert ranked == 0  # the only earlier goal
+    answer_columns = [i for i, name in enumerate(ANSWER_FEATURES) if name.startswith("answer_")]
+    assert not unanswered[answer_columns].any()  # no answer yet: the answer features are 0
+    answered = [*messages, {"role": "assistant", "content": "Gritty soil: cactus soil with sand."}]
+    later = [*answered, {"role": "user", "content": "gritty soil cactus sand gloves"}]
+    with_answer, _ = answer_features(answered, 4, earlier, vectors, ranker)
+    assert with_answer[answer_columns].any()
+    assert answer_of(answered, 4) == answered[5]["content"] and answer_of(messages, 4) == ""
+    np.testing.assert_array_equal(
+        answer_features(later, 4, earlier, vectors, ranker)[0], with_answer
+    )
+    assert answer_of(answered[:3] + answered[4:], 2) == ""  # a user turn next: no answer
+
+
+@pytest.mark.parametrize("answered", [False, True])
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.text(max_size=120), min_size=1, max_size=7))
-def test_any_text_gets_a_valid_switch(turns: list[str]) -> None:
-    switches = run(LearnedDetector(hashed_embedder), turns)
+@given(turns=st.lists(st.text(max_size=120), min_size=1, max_size=7))
+def test_any_text_gets_a_valid_switch(turns: list[str], answered: bool) -> None:
+    switches = run(LearnedDetector(hashed_embedder), turns, answered=answered)
     assert switches[0].reason == "first_need"
     starts = {0}
     for index, switch in zip(range(2, 2 * len(turns), 2), switches[1:], strict=True):
@@ -115,14 +180,21 @@ def vectors() -> EmbeddingDetector:
 def test_the_shipped_weights_are_what_the_training_script_fits(vectors: EmbeddingDetector) -> None:
     pytest.importorskip("sklearn", reason="the training script needs scikit-learn")
     sys.path.insert(0, str(ROOT / "tools"))
-    from train_goal_model import SETS, fit
+    from train_goal_model import BLIND_SETS, SETS, fit
 
-    refit = fit([DATA / name for name in SETS], vectors)
-    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
-    assert refit["trained_on"]["sets"] == shipped["trained_on"]["sets"]
-    assert refit["trained_on"]["per_class"] == shipped["trained_on"]["per_class"]
-    for key in ("mean", "scale", "coef", "intercept"):
-        np.testing.assert_allclose(refit[key], shipped[key], rtol=1e-5, atol=1e-6)
+    for sets, reads_answer, path in ((SETS, True, SHIPPED), (BLIND_SETS, False, SHIPPED_V2)):
+        refit = fit([DATA / name for name in sets], vectors, reads_answer=reads_answer)
+        shipped = json.loads(path.read_text(encoding="utf-8"))
+        assert refit["version"] == shipped["version"]
+        assert refit["trained_on"]["sets"] == shipped["trained_on"]["sets"]
+        assert refit["trained_on"]["per_class"] == shipped["trained_on"]["per_class"]
+        for key in ("mean", "scale", "coef", "intercept"):
+            np.testing.assert_allclose(refit[key], shipped[key], rtol=1e-5, atol=1e-6)
+        if reads_answer:
+            for key in ("mean", "scale", "coef", "intercept"):
+                np.testing.assert_allclose(
+                    refit["ranker"][key], shipped["ranker"][key], rtol=1e-5, atol=1e-6
+                )
 
 
 def _figures(path: Path, detector: object) -> dict[str, tuple[int, int, int]]:
@@ -148,7 +220,9 @@ def test_the_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
 
     data = (DATA / "heldout-3" / "conversations.jsonl").read_bytes()
     assert hashlib.sha256(data).hexdigest().startswith("b71ceaf1861dd512")
-    version_1 = fit([DATA / s for s in ("dev", "heldout", "heldout-2")], vectors, c=1.0)
+    version_1 = fit(
+        [DATA / s for s in ("dev", "heldout", "heldout-2")], vectors, c=1.0, reads_answer=False
+    )
     learned = LearnedDetector(model=GoalModel.from_json(version_1))
     learned._vectors = vectors  # the module's embedding cache
     assert _figures(DATA / "heldout-3", learned) == {
@@ -165,12 +239,12 @@ def test_the_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
 
 @pytest.mark.slow
 def test_the_adversarial_held_out_figures_docs_quote(vectors: EmbeddingDetector) -> None:
-    """heldout-4: written blind to tempt false returns, run once with the shipped version 2."""
+    """heldout-4: written blind to tempt false returns, run once with version 2 (then shipped)."""
     import hashlib
 
     data = (DATA / "heldout-4" / "conversations.jsonl").read_bytes()
     assert hashlib.sha256(data).hexdigest().startswith("5e66bff79c1bc909")
-    learned = LearnedDetector()
+    learned = LearnedDetector(model=GoalModel.answer_blind())
     learned._vectors = vectors
     assert _figures(DATA / "heldout-4", learned) == {
         "same_task": (28, 84, 11),

@@ -59,7 +59,11 @@ class Switch:
 
 
 class GoalSwitchDetector(Protocol):
-    """Classifies user turn ``turn`` of ``messages`` (everything before it is context)."""
+    """Classifies user turn ``turn`` of ``messages`` (everything before it is context).
+
+    In a replay ``messages`` also holds the answer the turn got (the messages up
+    to the next user turn), which a detector may read; never a later user turn.
+    """
 
     def classify(
         self, messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]

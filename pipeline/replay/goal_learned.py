@@ -41,7 +41,19 @@ from .goal_detect import (
 )
 from .goal_embed import _NEW_CUE, EMBEDDING_WEIGHT, Embedder, EmbeddingDetector
 
-__all__ = ["CLASSES", "FEATURES", "GoalModel", "LearnedDetector", "turn_features"]
+__all__ = [
+    "ANSWER_FEATURES",
+    "CLASSES",
+    "FEATURES",
+    "RANK_FEATURES",
+    "GoalModel",
+    "LearnedDetector",
+    "Ranker",
+    "answer_features",
+    "answer_of",
+    "rank_rows",
+    "turn_features",
+]
 
 CLASSES: Final = ("same_task", "new_goal", "return")
 
@@ -65,6 +77,42 @@ FEATURES: Final = (
     "closest_earlier_recency",  # user turns since that goal was current, capped at 6, / 6
 )
 
+ANSWER_FEATURES: Final = (
+    "ranked_best_cosine",  # the ranked earlier goal (below): best cosine with its turns and answers
+    "ranked_user_cosine",  # ... with its user turns
+    "ranked_first_cosine",  # ... with its first user turn
+    "ranked_last_cosine",  # ... with its latest exchange (user turn and first answer)
+    "ranked_coverage",  # lexical coverage of the turn by its exchanges
+    "ranked_recency",  # user turns since it was current, capped at 6, / 6
+    "ranked_minus_current",  # best cosine, ranked earlier goal minus current goal
+    "ranked_last_minus_current_last",  # latest-exchange cosine, the same difference
+    "ranked_margin",  # the ranker's score, top candidate minus the second, capped at 5, / 5
+    "current_first_cosine",  # cosine with the current goal's first user turn
+    "current_last_cosine",  # cosine with the current goal's latest exchange
+    "current_turns",  # the current goal's user turns, capped at 6, / 6
+    "current_is_one_turn",  # the current goal is a single user turn
+    "novel_weight",  # share of the turn's IDF weight in words no earlier message has
+    "answer_current_cosine",  # the turn's answer: best cosine with the current goal's units
+    "answer_current_last_cosine",  # ... with the current goal's latest exchange
+    "answer_ranked_cosine",  # ... with the ranked earlier goal's units
+    "answer_ranked_last_cosine",  # ... with its latest exchange
+    "answer_ranked_minus_current",  # the first minus the third
+)
+"""Version 3's features on top of :data:`FEATURES`: the ranked earlier goal, and the answer
+the turn got (the assistant message right after it, when the transcript has one)."""
+
+RANK_FEATURES: Final = (
+    *(
+        f"{name}{suffix}"
+        for name in ("best", "user", "first", "last", "coverage", "answer", "answer_last")
+        for suffix in ("", "_below_top")
+    ),
+    "recency",
+    "turns",
+)
+"""The ranker's features of one candidate earlier goal: each of seven similarities with the
+turn (the last two: with its answer), and how far it lies below the best candidate's."""
+
 _QUESTION: Final = re.compile(
     r"^\s*(?:what|how|why|when|where|which|who|can you|could you|is there|are there|do you|"
     r"should i|i need|i want|help me|give me|recommend|suggest|explain)\b",
@@ -73,31 +121,78 @@ _QUESTION: Final = re.compile(
 
 
 @dataclass(frozen=True, slots=True)
+class Ranker:
+    """A binary logistic regression over :data:`RANK_FEATURES`: which earlier goal a return meets."""
+
+    mean: npt.NDArray[np.float64]
+    scale: npt.NDArray[np.float64]
+    coef: npt.NDArray[np.float64]
+    intercept: float
+
+    def scores(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return np.asarray(((rows - self.mean) / self.scale) @ self.coef + self.intercept)
+
+
+@dataclass(frozen=True, slots=True)
 class GoalModel:
-    """A fitted multinomial logistic regression: standardize, then softmax of ``coef @ x``."""
+    """A fitted multinomial logistic regression: standardize, then softmax of ``coef @ x``.
+
+    Version 3 models (``features`` = :data:`FEATURES` + :data:`ANSWER_FEATURES`) carry a
+    :class:`Ranker` and read the answer each turn got; version 1-2 models (:data:`FEATURES`
+    alone) read the turn and what came before it only.
+    """
 
     mean: npt.NDArray[np.float64]
     scale: npt.NDArray[np.float64]
     coef: npt.NDArray[np.float64]
     intercept: npt.NDArray[np.float64]
     trained_on: Mapping[str, Any]
+    ranker: Ranker | None = None
+
+    @property
+    def reads_answer(self) -> bool:
+        return self.ranker is not None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GoalModel:
-        if tuple(data["features"]) != FEATURES or tuple(data["classes"]) != CLASSES:
+        features = tuple(data["features"])
+        if features not in (FEATURES, FEATURES + ANSWER_FEATURES) or (
+            tuple(data["classes"]) != CLASSES
+        ):
             raise ValueError("the goal model's features or classes are not this code's")
+        ranker = None
+        if features != FEATURES:
+            rank = data.get("ranker")
+            if not isinstance(rank, Mapping) or tuple(rank.get("features", ())) != RANK_FEATURES:
+                raise ValueError("a version 3 goal model needs a ranker over this code's features")
+            ranker = Ranker(
+                mean=np.asarray(rank["mean"], dtype=np.float64),
+                scale=np.asarray(rank["scale"], dtype=np.float64),
+                coef=np.asarray(rank["coef"], dtype=np.float64).reshape(-1),
+                intercept=float(np.asarray(rank["intercept"], dtype=np.float64).reshape(-1)[0]),
+            )
         return cls(
             mean=np.asarray(data["mean"], dtype=np.float64),
             scale=np.asarray(data["scale"], dtype=np.float64),
             coef=np.asarray(data["coef"], dtype=np.float64),
             intercept=np.asarray(data["intercept"], dtype=np.float64),
             trained_on=dict(data.get("trained_on", {})),
+            ranker=ranker,
         )
 
     @classmethod
     def shipped(cls) -> GoalModel:
-        """The weights in ``goal_model.json`` beside this module."""
-        text = resources.files(__package__).joinpath("goal_model.json").read_text("utf-8")
+        """The weights in ``goal_model.json`` beside this module (version 3, reads answers)."""
+        return cls._packaged("goal_model.json")
+
+    @classmethod
+    def answer_blind(cls) -> GoalModel:
+        """Version 2 (``goal_model_v2.json``): decides before the turn is answered."""
+        return cls._packaged("goal_model_v2.json")
+
+    @classmethod
+    def _packaged(cls, name: str) -> GoalModel:
+        text = resources.files(__package__).joinpath(name).read_text("utf-8")
         return cls.from_json(json.loads(text))
 
     def probabilities(self, features: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -160,12 +255,155 @@ def turn_features(
     return np.asarray(values, dtype=np.float64), current, best
 
 
+@dataclass(frozen=True, slots=True)
+class _Profile:
+    """One goal's similarities with a turn (and with the answer the turn got)."""
+
+    best: float
+    user: float
+    first: float
+    last: float
+    coverage: float
+    answer: float
+    answer_last: float
+    recency: int
+    turns: int
+
+
+def answer_of(messages: Sequence[Mapping[str, Any]], turn: int) -> str:
+    """The answer user turn ``turn`` got: the next message when it is not a user's, else ""."""
+    if turn + 1 < len(messages) and messages[turn + 1].get("role") != "user":
+        return _text(messages[turn + 1])
+    return ""
+
+
+def _profiles(
+    messages: Sequence[Mapping[str, Any]],
+    turn: int,
+    earlier: Sequence[Switch],
+    vectors: EmbeddingDetector,
+) -> tuple[dict[int, _Profile], float]:
+    """Each goal's :class:`_Profile`, and the share of the turn's IDF weight no message had."""
+    text = _text(messages[turn])
+    lexical = vectors._lexical
+    documents = lexical._goal_documents(messages, turn, earlier)
+    weights = lexical._vector(terms(text), lexical._idf(messages, turn))
+    units: defaultdict[int, list[str]] = defaultdict(list)
+    users: defaultdict[int, list[str]] = defaultdict(list)
+    last: dict[int, list[str]] = {}
+    for goal, index, answers in goal_exchanges(messages, turn, earlier):
+        user = _text(messages[index])
+        exchange = [user, _text(messages[answers[0]])] if answers else [user]
+        users[goal].append(user)
+        units[goal].extend(exchange)
+        last[goal] = exchange
+    query = vectors._vector_of([text])[0]
+    answer = answer_of(messages, turn)
+    answer_vector = vectors._vector_of([answer])[0] if answer else None
+    starts = [switch.goal_start for switch in earlier]
+    total = sum(weights.values())
+    profiles = {}
+    for goal, texts in units.items():
+        unit_vectors = vectors._vector_of(texts)
+        last_vectors = vectors._vector_of(last[goal])
+        covered = sum(w for term, w in weights.items() if term in documents.get(goal, ()))
+        profiles[goal] = _Profile(
+            best=float(np.max(unit_vectors @ query)),
+            user=float(np.max(vectors._vector_of(users[goal]) @ query)),
+            first=float(vectors._vector_of(users[goal][:1])[0] @ query),
+            last=float(np.max(last_vectors @ query)),
+            coverage=covered / total if total else 0.0,
+            answer=0.0 if answer_vector is None else float(np.max(unit_vectors @ answer_vector)),
+            answer_last=(
+                0.0 if answer_vector is None else float(np.max(last_vectors @ answer_vector))
+            ),
+            recency=len(starts) - 1 - max(i for i, g in enumerate(starts) if g == goal),
+            turns=len(users[goal]),
+        )
+    seen = set().union(*documents.values()) if documents else set()
+    novel = sum(w for term, w in weights.items() if term not in seen) / total if total else 0.0
+    return profiles, novel
+
+
+_RANKED: Final = ("best", "user", "first", "last", "coverage", "answer", "answer_last")
+
+
+def _rank_row(
+    profiles: Mapping[int, _Profile], goal: int, candidates: Sequence[int]
+) -> list[float]:
+    row: list[float] = []
+    for name in _RANKED:
+        value = getattr(profiles[goal], name)
+        row += [value, value - max(getattr(profiles[c], name) for c in candidates)]
+    return [*row, min(profiles[goal].recency, 6) / 6, min(profiles[goal].turns, 6) / 6]
+
+
+def rank_rows(
+    messages: Sequence[Mapping[str, Any]],
+    turn: int,
+    earlier: Sequence[Switch],
+    vectors: EmbeddingDetector,
+) -> tuple[list[int], npt.NDArray[np.float64]]:
+    """The earlier goals a return could meet (all but the current) and their ranker rows."""
+    profiles, _ = _profiles(messages, turn, earlier, vectors)
+    current = earlier[-1].goal_start
+    candidates = [goal for goal in profiles if goal != current]
+    rows = [_rank_row(profiles, goal, candidates) for goal in candidates]
+    return candidates, np.asarray(rows, dtype=np.float64).reshape(len(candidates), -1)
+
+
+def answer_features(
+    messages: Sequence[Mapping[str, Any]],
+    turn: int,
+    earlier: Sequence[Switch],
+    vectors: EmbeddingDetector,
+    ranker: Ranker,
+) -> tuple[npt.NDArray[np.float64], int | None]:
+    """:data:`ANSWER_FEATURES` of user turn ``turn``, and the earlier goal ``ranker`` ranks first.
+
+    ``earlier`` is not empty. The turn's answer is ``messages[turn + 1]`` when that is
+    not a user message (:func:`answer_of`); without one the answer features are 0.
+    """
+    profiles, novel = _profiles(messages, turn, earlier, vectors)
+    current = profiles[earlier[-1].goal_start]
+    candidates = [goal for goal in profiles if goal != earlier[-1].goal_start]
+    best: int | None = None
+    margin = 0.0
+    if candidates:
+        scores = ranker.scores(
+            np.asarray([_rank_row(profiles, g, candidates) for g in candidates], dtype=np.float64)
+        )
+        order = np.argsort(-scores, kind="stable")
+        best = candidates[int(order[0])]
+        margin = float(scores[order[0]] - scores[order[1]]) if len(candidates) > 1 else 5.0
+    ranked = profiles[best] if best is not None else _Profile(0, 0, 0, 0, 0, 0, 0, 0, 0)
+    values = [
+        *(ranked.best, ranked.user, ranked.first, ranked.last, ranked.coverage),
+        min(ranked.recency, 6) / 6 if best is not None else 0.0,
+        ranked.best - current.best,
+        ranked.last - current.last,
+        min(margin, 5.0) / 5,
+        current.first,
+        current.last,
+        min(current.turns, 6) / 6,
+        float(current.turns == 1),
+        novel,
+        current.answer,
+        current.answer_last,
+        ranked.answer,
+        ranked.answer_last,
+        ranked.answer - current.answer,
+    ]
+    return np.asarray(values, dtype=np.float64), best
+
+
 class LearnedDetector:
-    """Goal switches from the shipped logistic model over :data:`FEATURES`.
+    """Goal switches from the shipped logistic model over :data:`FEATURES` (+ :data:`ANSWER_FEATURES`).
 
     ``embed`` as for :class:`~.goal_embed.EmbeddingDetector` (default: the
     bundled all-MiniLM-L6-v2, loaded on first use); ``model`` defaults to the
-    shipped weights.
+    shipped weights (version 3: it reads the answer each turn got, when
+    ``messages`` holds it; :meth:`GoalModel.answer_blind` does not).
     """
 
     def __init__(self, embed: Embedder | None = None, model: GoalModel | None = None) -> None:
@@ -178,6 +416,9 @@ class LearnedDetector:
         if not earlier:
             return Switch("first_need", turn)
         values, current, best = turn_features(messages, turn, earlier, self._vectors)
+        if self.model.ranker is not None:
+            extra, best = answer_features(messages, turn, earlier, self._vectors, self.model.ranker)
+            values = np.concatenate([values, extra])
         reason = CLASSES[int(np.argmax(self.model.probabilities(values)))]
         if reason == "return" and best is not None:
             return Switch("return", best, returns_to=best)

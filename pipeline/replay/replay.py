@@ -7,7 +7,8 @@ strategy`` compares the strategies on them:
 1. **Goals, once per conversation** (:func:`goal_timeline`). For each user
    turn, in order, what it does to the goals (:class:`Switch`): a ``need``
    annotation on the message wins, then the caller's detector (a
-   ``GoalSwitchDetector`` or a ``SwitchCallable``), then
+   ``GoalSwitchDetector`` or a ``SwitchCallable``, which sees the turn, what
+   came before and the answer the turn got, never a later user turn), then
    :class:`HeuristicDetector`. The turn *declares a need* when it starts a
    goal (its own text), returns to one (that goal's need again) or carries an
    annotation (the annotation, with :class:`NeedTracker` semantics: the
@@ -192,7 +193,7 @@ def _safe_switch(
     earlier: Sequence[Switch],
 ) -> tuple[Switch | None, str | None]:
     try:
-        switch = classify(messages[: index + 1], index, tuple(earlier))
+        switch = classify(messages[: _answered(messages, index)], index, tuple(earlier))
     except Exception as error:
         return None, f"the detector raised {type(error).__name__}: {str(error)[:200]}"
     problem = _invalid(switch, index, earlier)
@@ -201,6 +202,19 @@ def _safe_switch(
     if switch.reason == "return" and switch.returns_to is None:
         switch = Switch("return", switch.goal_start, returns_to=switch.goal_start)
     return switch, None
+
+
+def _answered(messages: Sequence[Mapping[str, Any]], index: int) -> int:
+    """The end of user turn ``index``'s exchange: it and its answers, up to the next user turn.
+
+    A detector sees the turn, everything before it and the answer it got: the
+    answer is the model's own reading of the turn, what a live runtime's
+    model says when it declares the need (docs/goals.md, "Reading the answer").
+    """
+    end = index + 1
+    while end < len(messages) and messages[end].get("role") != "user":
+        end += 1
+    return end
 
 
 def _switch_from_shift(

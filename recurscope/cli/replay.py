@@ -35,7 +35,7 @@ from recurscope.pipeline.replay.goal_embed import (
     EmbeddingUnavailable,
     bundled_minilm,
 )
-from recurscope.pipeline.replay.goal_learned import LearnedDetector
+from recurscope.pipeline.replay.goal_learned import GoalModel, LearnedDetector
 from recurscope.pipeline.replay.replay import (
     STRATEGIES,
     Replayer,
@@ -86,12 +86,16 @@ def _detector(spec: str | None) -> Any:
     """``--detector``: a built-in by name, or a user's ``module:function``."""
     if spec is None or spec == "heuristic":
         return HeuristicDetector()
-    if spec in ("embedding", "learned"):
+    if spec in ("embedding", "learned", "learned-blind"):
         try:
             embed = bundled_minilm()
         except EmbeddingUnavailable as error:
             raise UsageError(f"--detector {spec}: {error}") from None
-        return EmbeddingDetector(embed) if spec == "embedding" else LearnedDetector(embed)
+        if spec == "embedding":
+            return EmbeddingDetector(embed)
+        if spec == "learned-blind":
+            return LearnedDetector(embed, GoalModel.answer_blind())
+        return LearnedDetector(embed)
     return _loaded(spec, "--detector")
 
 
@@ -273,9 +277,10 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="NAME|MODULE:FUNCTION",
         help="goal-switch detector, used where a user message has no `need`: `heuristic` "
         "(default: lexical, no model), `embedding` (rules over a sentence-embedding model "
-        "on the CPU) or `learned` (a trained model over the same embeddings; both need "
-        "recurscope[embeddings]), or your (messages, turn, earlier) -> Switch or "
-        "GoalSwitchDetector as module:function",
+        "on the CPU), `learned` (a trained model over the same embeddings that also reads "
+        "the answer each turn got) or `learned-blind` (its version 2, which reads only the "
+        "turn and what came before; the last three need recurscope[embeddings]), or your "
+        "(messages, turn, earlier) -> Switch or GoalSwitchDetector as module:function",
     )
     parser.add_argument(
         "--summarizer",
