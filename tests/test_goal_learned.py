@@ -254,3 +254,26 @@ def test_the_adversarial_held_out_figures_docs_quote(vectors: EmbeddingDetector)
     }
     docs = (ROOT / "docs" / "goals.md").read_text(encoding="utf-8")
     assert "| **heldout-4** | **learned (version 2, shipped)** | **0.74** | **0.63** |" in docs
+
+
+@pytest.mark.slow
+def test_the_heldout_5_figures_docs_quote(vectors: EmbeddingDetector) -> None:
+    """heldout-5: written blind, committed before version 3 existed, run once (both versions)."""
+    import hashlib
+
+    data = (DATA / "heldout-5" / "conversations.jsonl").read_bytes()
+    assert hashlib.sha256(data).hexdigest().startswith("7d9ad82f14288b5b")
+    version_3 = LearnedDetector()
+    version_3._vectors = vectors
+    assert _figures(DATA / "heldout-5", version_3) == {
+        "same_task": (181, 10, 8),
+        "new_goal": (132, 7, 5),
+        "return": (118, 9, 13),
+        "return (any earlier goal)": (122, 5, 9),
+    }
+    version_2 = LearnedDetector(model=GoalModel.answer_blind())
+    version_2._vectors = vectors
+    assert _figures(DATA / "heldout-5", version_2)["return"] == (106, 15, 25)
+    assert _figures(DATA / "heldout-5", vectors)["return"] == (87, 24, 44)  # the rules
+    docs = (ROOT / "docs" / "goals.md").read_text(encoding="utf-8")
+    assert "| **heldout-5** | **learned (version 3, shipped)** | **0.93** | **0.90** |" in docs
