@@ -450,7 +450,8 @@ class TestGoals:
             messages: Sequence[Mapping[str, Any]], turn: int, earlier: Sequence[Switch]
         ) -> Switch:
             calls.append(turn)
-            assert len(messages) == turn + 1  # the detector never sees later messages
+            # the detector sees the turn's answer, never a later user turn
+            assert len(messages) == turn + 2 and messages[turn + 1]["role"] == "assistant"
             return (
                 Switch("first_need", turn)
                 if not earlier
