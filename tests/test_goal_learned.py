@@ -147,6 +147,13 @@ def test_the_answer_features_read_the_answer_the_turn_got_and_nothing_later() ->
         answer_features(later, 4, earlier, vectors, ranker)[0], with_answer
     )
     assert answer_of(answered[:3] + answered[4:], 2) == ""  # a user turn next: no answer
+    tool_first = [
+        *messages,
+        {"role": "assistant", "content": ""},  # a tool call, no text
+        {"role": "tool", "content": "soil: 2 parts grit"},
+        {"role": "assistant", "content": "Gritty soil: cactus soil with sand."},
+    ]
+    assert answer_of(tool_first, 4) == "Gritty soil: cactus soil with sand."
 
 
 @pytest.mark.parametrize("answered", [False, True])

@@ -271,9 +271,18 @@ class _Profile:
 
 
 def answer_of(messages: Sequence[Mapping[str, Any]], turn: int) -> str:
-    """The answer user turn ``turn`` got: the next message when it is not a user's, else ""."""
-    if turn + 1 < len(messages) and messages[turn + 1].get("role") != "user":
-        return _text(messages[turn + 1])
+    """The answer user turn ``turn`` got: the first assistant text after it, before the next
+    user turn ("" when there is none: the transcript ends, or a user speaks first).
+
+    Tool calls with no text and tool results are passed over: the answer is what the
+    assistant said.
+    """
+    for message in messages[turn + 1 :]:
+        role = message.get("role")
+        if role == "user":
+            break
+        if role == "assistant" and (text := _text(message)).strip():
+            return text
     return ""
 
 
@@ -361,8 +370,8 @@ def answer_features(
 ) -> tuple[npt.NDArray[np.float64], int | None]:
     """:data:`ANSWER_FEATURES` of user turn ``turn``, and the earlier goal ``ranker`` ranks first.
 
-    ``earlier`` is not empty. The turn's answer is ``messages[turn + 1]`` when that is
-    not a user message (:func:`answer_of`); without one the answer features are 0.
+    ``earlier`` is not empty. The turn's answer is :func:`answer_of`; without one the
+    answer features are 0.
     """
     profiles, novel = _profiles(messages, turn, earlier, vectors)
     current = profiles[earlier[-1].goal_start]
