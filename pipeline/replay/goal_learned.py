@@ -2,17 +2,22 @@
 
 :class:`~.goal_embed.EmbeddingDetector` decides with hand-set rules over two
 scores; :class:`LearnedDetector` lets a multinomial logistic regression
-weigh 17 features of the turn against the current goal and against the
-closest earlier goal (:data:`FEATURES`): embedding similarities to the
+weigh features of the turn against the current goal and against an earlier
+goal. :data:`FEATURES` (17, versions 1-2): embedding similarities to the
 goal's turns and answers and to the latest answer, lexical coverage, how
 long the turn is, cue words, how many goals there are and how long ago the
-closest earlier one was current. It says ``same_task``, ``new_goal`` or
-``return`` (to that closest earlier goal).
+closest earlier one was current. Version 3, the shipped model, adds
+:data:`ANSWER_FEATURES` (19): a :class:`Ranker` (a second logistic
+regression over :data:`RANK_FEATURES`) picks the earlier goal a return
+would meet, and the features compare the turn *and the answer it got*
+(:func:`answer_of`) with that goal and with the current one. It says
+``same_task``, ``new_goal`` or ``return`` (to the ranked earlier goal).
 
-The weights ship with the code (``goal_model.json``) and are applied with
-numpy alone; ``tools/train_goal_model.py`` re-fits them with scikit-learn
-from the labelled conversations named in the file, and a test checks the
-shipped file is what that script writes. The held-out figures are in
+The weights ship with the code (``goal_model.json``, version 3;
+``goal_model_v2.json``, answer-blind) and are applied with numpy alone;
+``tools/train_goal_model.py`` re-fits them with scikit-learn from the
+labelled conversations named in the file, and a test checks the shipped
+files are what that script writes. The held-out figures are in
 ``docs/goals.md``.
 """
 
