@@ -103,15 +103,19 @@ def test_a_version_3_model_without_its_ranker_is_refused() -> None:
         GoalModel.from_json(data)
 
 
+CACTUS_THEN_LYON = (
+    {"role": "user", "content": "How do I repot a cactus?"},
+    {"role": "assistant", "content": "Use gloves and gritty soil."},
+    {"role": "user", "content": "Totally different: best train to Lyon?"},
+    {"role": "assistant", "content": "The TGV from Gare de Lyon."},
+    {"role": "user", "content": "and the soil again?"},
+)
+"""A goal, a new one, and a follow-up of the first (user turn 4), not yet answered."""
+CACTUS_THEN_LYON_SWITCHES = (Switch("first_need", 0), Switch("new_goal", 2))
+
+
 def test_features_are_one_row_of_the_named_length() -> None:
-    messages = [
-        {"role": "user", "content": "How do I repot a cactus?"},
-        {"role": "assistant", "content": "Use gloves and gritty soil."},
-        {"role": "user", "content": "Totally different: best train to Lyon?"},
-        {"role": "assistant", "content": "The TGV from Gare de Lyon."},
-        {"role": "user", "content": "and the soil again?"},
-    ]
-    earlier = [Switch("first_need", 0), Switch("new_goal", 2)]
+    messages, earlier = list(CACTUS_THEN_LYON), list(CACTUS_THEN_LYON_SWITCHES)
     values, current, closest = turn_features(
         messages, 4, earlier, EmbeddingDetector(hashed_embedder)
     )
@@ -122,14 +126,7 @@ def test_features_are_one_row_of_the_named_length() -> None:
 
 
 def test_the_answer_features_read_the_answer_the_turn_got_and_nothing_later() -> None:
-    messages = [
-        {"role": "user", "content": "How do I repot a cactus?"},
-        {"role": "assistant", "content": "Use gloves and gritty soil."},
-        {"role": "user", "content": "Totally different: best train to Lyon?"},
-        {"role": "assistant", "content": "The TGV from Gare de Lyon."},
-        {"role": "user", "content": "and the soil again?"},
-    ]
-    earlier = [Switch("first_need", 0), Switch("new_goal", 2)]
+    messages, earlier = list(CACTUS_THEN_LYON), list(CACTUS_THEN_LYON_SWITCHES)
     vectors = EmbeddingDetector(hashed_embedder)
     ranker = GoalModel.shipped().ranker
     assert ranker is not None

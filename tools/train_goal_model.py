@@ -25,7 +25,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +77,9 @@ def labelled_switches(conversation: Labelled) -> list[tuple[int, Switch, str]]:
     return out
 
 
-def _turns(folders: Sequence[Path]) -> Any:
+def _turns(
+    folders: Sequence[Path],
+) -> Iterator[tuple[Labelled, int, list[Switch], Switch, str]]:
     """Each labelled user turn after the first: conversation, index, earlier switches, label."""
     for folder in folders:
         for conversation in load_labelled(folder):

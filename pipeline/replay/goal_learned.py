@@ -206,60 +206,6 @@ class GoalModel:
         return np.asarray(weights / weights.sum(), dtype=np.float64)
 
 
-def turn_features(
-    messages: Sequence[Mapping[str, Any]],
-    turn: int,
-    earlier: Sequence[Switch],
-    vectors: EmbeddingDetector,
-) -> tuple[npt.NDArray[np.float64], int, int | None]:
-    """:data:`FEATURES` of user turn ``turn``, the current goal, and the closest earlier goal.
-
-    ``earlier`` is not empty. ``vectors`` embeds texts (its cache is reused).
-    """
-    text = _text(messages[turn])
-    current = earlier[-1].goal_start
-    query, similarities = vectors.similarities(messages, turn, earlier, text)
-    user_texts: defaultdict[int, list[str]] = defaultdict(list)
-    for goal, index, _ in goal_exchanges(messages, turn, earlier):
-        user_texts[goal].append(_text(messages[index]))
-    scores = {
-        goal: (cosine, float(np.max(vectors._vector_of(user_texts[goal]) @ query)), coverage)
-        for goal, (cosine, coverage) in similarities.items()
-    }
-    latest = _text(messages[turn - 1]) if turn > 0 else ""
-    latest_cosine = float(vectors._vector_of([latest])[0] @ query) if latest else 0.0
-
-    def blended(goal: int) -> float:
-        cosine, _, coverage = scores[goal]
-        return EMBEDDING_WEIGHT * cosine + (1 - EMBEDDING_WEIGHT) * coverage
-
-    others = [goal for goal in scores if goal != current]
-    best = max(others, key=lambda g: (blended(g), g), default=None)
-    if best is None:
-        closest, recency, difference = (0.0, 0.0, 0.0), 0, -blended(current)
-    else:
-        closest = scores[best]
-        starts = [switch.goal_start for switch in earlier]
-        recency = len(starts) - 1 - max(i for i, g in enumerate(starts) if g == best)
-        difference = blended(best) - blended(current)
-    words = len(set(terms(text)))
-    values = [
-        *(scores[current][0], latest_cosine, scores[current][1], scores[current][2]),
-        *closest,
-        difference,
-        min(words, 12) / 12,
-        math.log1p(len(text)) / 6,
-        float(bool(_FOLLOW_UP.search(text))),
-        float(bool(_RETURN_CUE.search(text))),
-        float(bool(_NEW_CUE.search(text))),
-        float(bool(_REFERENCE.search(text))),
-        float(bool(_QUESTION.search(text))),
-        min(len(scores), 8) / 8,
-        min(recency, 6) / 6,
-    ]
-    return np.asarray(values, dtype=np.float64), current, best
-
-
 @dataclass(frozen=True, slots=True)
 class _Profile:
     """One goal's similarities with a turn (and with the answer the turn got)."""
@@ -296,8 +242,15 @@ def _profiles(
     turn: int,
     earlier: Sequence[Switch],
     vectors: EmbeddingDetector,
+    *,
+    full: bool = True,
 ) -> tuple[dict[int, _Profile], float]:
-    """Each goal's :class:`_Profile`, and the share of the turn's IDF weight no message had."""
+    """Each goal's :class:`_Profile`, and the share of the turn's IDF weight no message had.
+
+    The one pass over the goals that every feature reads. Without ``full`` only what
+    :data:`FEATURES` reads is computed (best and user cosines, coverage, recency, turns);
+    the rest is 0.
+    """
     text = _text(messages[turn])
     lexical = vectors._lexical
     documents = lexical._goal_documents(messages, turn, earlier)
@@ -312,31 +265,91 @@ def _profiles(
         units[goal].extend(exchange)
         last[goal] = exchange
     query = vectors._vector_of([text])[0]
-    answer = answer_of(messages, turn)
+    answer = answer_of(messages, turn) if full else ""
     answer_vector = vectors._vector_of([answer])[0] if answer else None
     starts = [switch.goal_start for switch in earlier]
     total = sum(weights.values())
     profiles = {}
     for goal, texts in units.items():
         unit_vectors = vectors._vector_of(texts)
-        last_vectors = vectors._vector_of(last[goal])
+        user_vectors = vectors._vector_of(users[goal])
         covered = sum(w for term, w in weights.items() if term in documents.get(goal, ()))
+        first = last_cosine = answer_cosine = answer_last = 0.0
+        if full:
+            last_vectors = vectors._vector_of(last[goal])
+            first = float(user_vectors[0] @ query)
+            last_cosine = float(np.max(last_vectors @ query))
+            if answer_vector is not None:
+                answer_cosine = float(np.max(unit_vectors @ answer_vector))
+                answer_last = float(np.max(last_vectors @ answer_vector))
         profiles[goal] = _Profile(
             best=float(np.max(unit_vectors @ query)),
-            user=float(np.max(vectors._vector_of(users[goal]) @ query)),
-            first=float(vectors._vector_of(users[goal][:1])[0] @ query),
-            last=float(np.max(last_vectors @ query)),
+            user=float(np.max(user_vectors @ query)),
+            first=first,
+            last=last_cosine,
             coverage=covered / total if total else 0.0,
-            answer=0.0 if answer_vector is None else float(np.max(unit_vectors @ answer_vector)),
-            answer_last=(
-                0.0 if answer_vector is None else float(np.max(last_vectors @ answer_vector))
-            ),
+            answer=answer_cosine,
+            answer_last=answer_last,
             recency=len(starts) - 1 - max(i for i, g in enumerate(starts) if g == goal),
             turns=len(users[goal]),
         )
-    seen = set().union(*documents.values()) if documents else set()
-    novel = sum(w for term, w in weights.items() if term not in seen) / total if total else 0.0
+    novel = 0.0
+    if full and total:
+        seen = set().union(*documents.values()) if documents else set()
+        novel = sum(w for term, w in weights.items() if term not in seen) / total
     return profiles, novel
+
+
+def turn_features(
+    messages: Sequence[Mapping[str, Any]],
+    turn: int,
+    earlier: Sequence[Switch],
+    vectors: EmbeddingDetector,
+    profiles: Mapping[int, _Profile] | None = None,
+) -> tuple[npt.NDArray[np.float64], int, int | None]:
+    """:data:`FEATURES` of user turn ``turn``, the current goal, and the closest earlier goal.
+
+    ``earlier`` is not empty. ``vectors`` embeds texts (its cache is reused);
+    ``profiles`` are the goals' :func:`_profiles` when the caller has them.
+    """
+    text = _text(messages[turn])
+    current = earlier[-1].goal_start
+    if profiles is None:
+        profiles, _ = _profiles(messages, turn, earlier, vectors, full=False)
+    query = vectors._vector_of([text])[0]
+    scores = {goal: (p.best, p.user, p.coverage) for goal, p in profiles.items()}
+    latest = _text(messages[turn - 1]) if turn > 0 else ""
+    latest_cosine = float(vectors._vector_of([latest])[0] @ query) if latest else 0.0
+
+    def blended(goal: int) -> float:
+        cosine, _, coverage = scores[goal]
+        return EMBEDDING_WEIGHT * cosine + (1 - EMBEDDING_WEIGHT) * coverage
+
+    others = [goal for goal in scores if goal != current]
+    best = max(others, key=lambda g: (blended(g), g), default=None)
+    if best is None:
+        closest, recency, difference = (0.0, 0.0, 0.0), 0, -blended(current)
+    else:
+        closest = scores[best]
+        starts = [switch.goal_start for switch in earlier]
+        recency = len(starts) - 1 - max(i for i, g in enumerate(starts) if g == best)
+        difference = blended(best) - blended(current)
+    words = len(set(terms(text)))
+    values = [
+        *(scores[current][0], latest_cosine, scores[current][1], scores[current][2]),
+        *closest,
+        difference,
+        min(words, 12) / 12,
+        math.log1p(len(text)) / 6,
+        float(bool(_FOLLOW_UP.search(text))),
+        float(bool(_RETURN_CUE.search(text))),
+        float(bool(_NEW_CUE.search(text))),
+        float(bool(_REFERENCE.search(text))),
+        float(bool(_QUESTION.search(text))),
+        min(len(scores), 8) / 8,
+        min(recency, 6) / 6,
+    ]
+    return np.asarray(values, dtype=np.float64), current, best
 
 
 _RANKED: Final = ("best", "user", "first", "last", "coverage", "answer", "answer_last")
@@ -372,13 +385,14 @@ def answer_features(
     earlier: Sequence[Switch],
     vectors: EmbeddingDetector,
     ranker: Ranker,
+    profiled: tuple[Mapping[int, _Profile], float] | None = None,
 ) -> tuple[npt.NDArray[np.float64], int | None]:
     """:data:`ANSWER_FEATURES` of user turn ``turn``, and the earlier goal ``ranker`` ranks first.
 
     ``earlier`` is not empty. The turn's answer is :func:`answer_of`; without one the
-    answer features are 0.
+    answer features are 0. ``profiled`` is :func:`_profiles`' answer when the caller has it.
     """
-    profiles, novel = _profiles(messages, turn, earlier, vectors)
+    profiles, novel = profiled or _profiles(messages, turn, earlier, vectors)
     current = profiles[earlier[-1].goal_start]
     candidates = [goal for goal in profiles if goal != earlier[-1].goal_start]
     best: int | None = None
@@ -429,9 +443,13 @@ class LearnedDetector:
     ) -> Switch:
         if not earlier:
             return Switch("first_need", turn)
-        values, current, best = turn_features(messages, turn, earlier, self._vectors)
-        if self.model.ranker is not None:
-            extra, best = answer_features(messages, turn, earlier, self._vectors, self.model.ranker)
+        ranker = self.model.ranker
+        if ranker is None:
+            values, current, best = turn_features(messages, turn, earlier, self._vectors)
+        else:
+            profiled = _profiles(messages, turn, earlier, self._vectors)
+            values, current, _ = turn_features(messages, turn, earlier, self._vectors, profiled[0])
+            extra, best = answer_features(messages, turn, earlier, self._vectors, ranker, profiled)
             values = np.concatenate([values, extra])
         reason = CLASSES[int(np.argmax(self.model.probabilities(values)))]
         if reason == "return" and best is not None:
