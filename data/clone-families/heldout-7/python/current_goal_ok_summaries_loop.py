@@ -1,0 +1,17 @@
+history = context.get("conversation_history", [])
+current_id = context.get("call_id")
+
+goal = None
+for record in history:
+    if record.get("call_id") == current_id:
+        goal = record.get("goal")
+        break
+
+summaries = []
+if goal:
+    for record in history:
+        outcome = record.get("outcome_summary") or {}
+        if record.get("goal") == goal and outcome.get("ok"):
+            summaries.append(outcome.get("summary"))
+
+result = summaries

@@ -1,0 +1,17 @@
+from datetime import datetime
+
+history = context.get("conversation_history", [])
+limit = kwargs.get("seconds", 600)
+
+
+def parse(ts):
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%SZ")
+
+
+before_pause = []
+for prev, cur in zip(history, history[1:]):
+    gap = (parse(cur["timestamp"]) - parse(prev["timestamp"])).total_seconds()
+    if gap > limit:
+        before_pause.append(prev["call_id"])
+
+result = before_pause

@@ -1,0 +1,10 @@
+history = context[:conversation_history] || []
+wanted = kwargs[:method]
+tally = Hash.new(0)
+history.each do |record|
+  next unless record[:method_name] == wanted
+  args = record[:args] || []
+  next if args.empty?
+  tally[args.first] += 1
+end
+tally
