@@ -684,7 +684,7 @@ def boilerplate_sweep_data(
     flt: Filters,
     preregistration: str | os.PathLike[str],
 ) -> BoilerplateSweep:
-    """The report's sweep: the selection's shapes re-clustered from scratch at 0.5-0.9."""
+    """The report's sweep: the selection's shapes re-clustered at 0.5-0.9 and the registered similarity."""
     prereg = load_preregistration(preregistration)
     settings = prereg.clusters or DEFAULT_CLUSTERS
     with _report_view(con, flt, prereg) as view:

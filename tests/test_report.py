@@ -27,7 +27,7 @@ from recurscope.pipeline.verdict import report as report
 from recurscope.pipeline.verdict.selection import describe_empty_selection
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "preregistration.toml"
-START = datetime(2026, 12, 2, 9, 0)  # after the shipped file's registered_at
+START = datetime(2026, 12, 3, 9, 0)  # after the shipped file's registered_at
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ class TestBuildReport:
         ]
         assert data["schema"] == report.REPORT_SCHEMA
         sweep = data["boilerplate"]["sweep"]
-        assert [p["similarity"] for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.9]
+        assert [p["similarity"] for p in sweep] == [None, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9]
         assert {"name", "estimate", "lower", "upper", "threshold", "sessions", "detector"} <= set(
             data["primary"][0]
         )
@@ -252,7 +252,7 @@ class TestViewsAndFlags:
         result = report.build_report(
             spans_db,
             prereg_path,
-            until=datetime(2026, 12, 2),
+            until=START.replace(hour=0),
             detector_quality_path=None,
             include_simulated=True,
         )
@@ -394,7 +394,7 @@ class TestCompare:
         result = compare_module.compare(
             spans_db,
             "date",
-            split_date=datetime(2026, 12, 3),
+            split_date=START.replace(hour=0) + timedelta(days=1),
             preregistration_path=prereg_path,
             include_simulated=True,
         )
@@ -408,7 +408,7 @@ class TestCompare:
         self, spans_db: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
         """A session crossing the split counts once, on the side of its first span."""
-        crossing = datetime(2026, 12, 2, 9, 30)  # inside the first sessions' spans
+        crossing = START.replace(minute=30)  # inside the first sessions' spans
         result = compare_module.compare(
             spans_db,
             "date",
@@ -666,7 +666,7 @@ class TestEmptySelection:
         together = EvidenceFilter(until=START.replace(minute=10), prompt_version="tool-builder-v6")
         text = describe_empty_selection(spans_db, together)
         assert text.startswith("no session passes every filter at once")
-        assert "1 before 2026-12-02 09:10:00 UTC" in text
+        assert f"1 before {START:%Y-%m-%d} 09:10:00 UTC" in text
         assert "with prompt version 'tool-builder-v6'" in text
 
     def test_hostile_values_are_printable(self, spans_db: duckdb.DuckDBPyConnection) -> None:
@@ -836,12 +836,12 @@ class TestOrigin:
         self, mixed: duckdb.DuckDBPyConnection, prereg_path: Path
     ) -> None:
         observed = compare_module.compare(
-            mixed, "date", split_date=START.replace(day=3), preregistration_path=prereg_path
+            mixed, "date", split_date=START + timedelta(days=1), preregistration_path=prereg_path
         )
         both = compare_module.compare(
             mixed,
             "date",
-            split_date=START.replace(day=3),
+            split_date=START + timedelta(days=1),
             preregistration_path=prereg_path,
             include_simulated=True,
         )

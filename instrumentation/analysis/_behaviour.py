@@ -15,8 +15,13 @@ clustering SQL is unchanged.
 Identifiers, literals and text of the program never enter: a feature names a
 probe record (``0:rec:0.04``), a probe value (``1:method:beta_op``; a literal
 the program compares with renames a probe value and is found again as that
-value) or a number. The scheme is ``behaviour-minhash-affine32-64-v2``
-(pre-registration version 7; v1, version 6, had the probes before their mending).
+value) or a number. What a re-spelling adds around the same answer does not
+count: a record's own fields shown beside it are the record, and the input
+echoed back, a count of the records shown, outcome words and the history's
+size are dropped (:func:`_undecorated`). The scheme is
+``behaviour-minhash-affine32-64-v3`` (pre-registration version 8; v2, version
+7, counted every token of the answer; v1, version 6, had the probes before
+their mending).
 
 When the answers say nothing (every probe empty or failing: the program needs
 something the probes lack, or its language's interpreter is missing) the
@@ -32,6 +37,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -43,10 +49,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ._probes import atoms, input_keys, literals, probes, record_keys
+from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v2"
+SCHEME: Final = "behaviour-minhash-affine32-64-v3"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -178,12 +184,20 @@ def available(language: str) -> bool:
 class _ProbeSet:
     """The probes for one combination of literals, keys and inputs, built and encoded once."""
 
-    __slots__ = ("json", "key", "probes")
+    __slots__ = ("_own", "json", "key", "probes")
 
     def __init__(self, items: list[dict[str, Any]]) -> None:
         self.probes = items
         self.json = json.dumps(items, separators=(",", ":"))
         self.key = hashlib.sha1(self.json.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        self._own: list[dict[str, frozenset[str]]] | None = None
+
+    @property
+    def own(self) -> list[dict[str, frozenset[str]]]:
+        """Per probe, each record's own field values (:func:`._probes.own_values`)."""
+        if self._own is None:
+            self._own = [own_values(probe) for probe in self.probes]
+        return self._own
 
 
 @lru_cache(maxsize=512)
@@ -217,6 +231,10 @@ def run(
     return answer
 
 
+_READS_INPUT: Final = re.compile(r"\b(?:kwargs|args|params|inputs|options)\b|\[\s*[\"':]?input\b")
+"""A program that takes an input (the probes give it the focus method's name)."""
+
+
 def features(
     code: str,
     language: str,
@@ -228,21 +246,57 @@ def features(
     A number or truth value that every probe's answer has alike (a window size,
     ``"checked": 5``, ``"has_goal": true``) is the program's constant, not
     something it read: the probes differ in every count they can be asked, so
-    it is dropped.
+    it is dropped. So are an answer's decorations (:func:`_undecorated`).
     """
+    probe_set = probe_set or _probes_for(code, language)
     per_probe: list[set[str]] = []
-    items = (probe_set or _probes_for(code, language)).probes
-    for probe, result in zip(items, outcome, strict=True):
+    for probe, own, result in zip(probe_set.probes, probe_set.own, outcome, strict=True):
         if isinstance(result, dict) and result.get("ok"):
-            per_probe.append(atoms(result.get("value"), probe))
+            per_probe.append(atoms(result.get("value"), probe, own))
         else:
             per_probe.append({"error"})
     constants = set.intersection(*per_probe) if per_probe else set()
     constants = {a for a in constants if a.startswith(("num:", "bool:"))}
+    echoes = _READS_INPUT.search(code) is not None
     found: set[str] = set()
-    for p, answer in enumerate(per_probe):
-        found |= {f"{p}:{a}" for a in (answer - constants or {"empty"})}
+    for p, (probe, answer) in enumerate(zip(probe_set.probes, per_probe, strict=True)):
+        kept = _undecorated(answer - constants or {"empty"}, len(probe["history"]), echoes)
+        found |= {f"{p}:{a}" for a in kept}
     return found
+
+
+def _undecorated(answer: set[str], history_size: int, echoes: bool) -> set[str]:
+    """One probe's answer without what a re-spelling adds around the same result.
+
+    - the input echoed back: a program that takes an input and shows the
+      method it was asked about (one copy of the focus method);
+    - a count of the records the answer shows (``"3 found: ..."``);
+    - outcome words (``ok``, ``error``) not part of a record shown;
+    - the history's size beside something else (``"14 of 24 ok"``): it is the
+      probe's, not what the program computed, unless it is all the answer says.
+
+    An answer left with nothing says ``empty``.
+    """
+    kept = set(answer)
+    if echoes:
+        _drop_one(kept, f"method:{FOCUS}")
+    shown = sum(a.startswith("rec:") for a in kept)
+    if shown:
+        _drop_one(kept, f"num:{shown}")
+    kept = {a for a in kept if not a.startswith("status:")} or {"empty"}
+    if len(kept) > 1:
+        _drop_one(kept, f"num:{history_size}")
+    return kept
+
+
+def _drop_one(answer: set[str], atom: str) -> None:
+    """Remove the highest copy of ``atom`` (``x``, ``x#2``, … as :func:`._probes.atoms` counts them)."""
+    if atom not in answer:
+        return
+    copies = 1
+    while f"{atom}#{copies + 1}" in answer:
+        copies += 1
+    answer.discard(atom if copies == 1 else f"{atom}#{copies}")
 
 
 def informative(found: set[str]) -> bool:

@@ -45,16 +45,17 @@ _POOLS: Final[dict[str, tuple[str, ...]]] = {
     "error": ("TimeoutError", "ArgumentError", "KeyError"),
     "word": ("invoice", "weather", "deploy", "report", "budget"),
 }
+_CLASSES: Final = ("String", "Integer", "Hash")
 _RENAMABLE: Final[dict[str, tuple[str, ...]]] = {
     "method": _POOLS["method"][1:4],  # the focus keeps its name; these three are in every probe
     "speaker": ("calculator", "tool", "assistant"),
     "error": _POOLS["error"],
     "word": _POOLS["word"],
+    "class": _CLASSES,
 }
 _OVERFLOW: Final[dict[str, tuple[str, ...]]] = {"method": _POOLS["method"][4:]} | {
-    k: () for k in ("speaker", "error", "word")
+    k: () for k in ("speaker", "error", "word", "class")
 }
-_CLASSES: Final = ("String", "Integer", "Hash")
 _KWARG_KEYS: Final = ("query", "term", "limit", "target")
 MAX_LITERALS: Final = 6
 
@@ -132,7 +133,7 @@ _COMPARED_BEFORE: Final = re.compile(
     r"\s*[(\[{]?\s*(?:(?:[rbuRBU]{0,2}[\x22\x27][^\x22\x27\n]*[\x22\x27]|:\w+)\s*,\s*)*$"
     r"|^\s*[A-Za-z_]\w*\s*=\s*$",
 )
-_COMPARED_AFTER: Final = re.compile(r"^\s*(?:==|!=)")
+_COMPARED_AFTER: Final = re.compile(r"^\s*(?:==|!=|(?:not\s+)?in\b)")
 _ASSIGNED: Final = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*$")
 _INPUT_KEY: Final = re.compile(
     r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(|\[)\s*[\x22\x27:]?([A-Za-z_]\w{0,30})"
@@ -150,6 +151,7 @@ _KIND_WORDS: Final = (
     ("method", ("method_name", "method", "name", "tool", "op", "target", "wanted", "fn", "action")),
     ("speaker", ("speaker", "role", "author", "from", "who")),
     ("error", ("error_type", "error", "status", "exception")),
+    ("class", ("value_class", "class", "klass", "type_name")),
     (
         "word",
         (
@@ -234,7 +236,7 @@ def _compared_use(code: str, name: str) -> tuple[str, str] | None:
     """The text before and after a comparison with a name bound to a literal, or None."""
     pattern = (
         rf"^(.*(?:==|!=|\bin|include\?\(|start_with\?\(|startswith\()\s*\(?\s*){re.escape(name)}\b(.*)$"
-        rf"|^(.*)\b{re.escape(name)}(\s*(?:==|!=).*)$"
+        rf"|^(.*)\b{re.escape(name)}(\s*(?:==|!=|(?:not\s+)?in\b).*)$"
     )
     match = re.search(pattern, code, re.MULTILINE)
     if match is None:
@@ -254,6 +256,8 @@ _KEY_USE: Final = re.compile(
     r"""(?:(?<=[\w\])])\[\s*|\.get\(\s*|\.fetch\(\s*|key\?\(\s*|\.dig\([^()]*?)"""
     r"""(?:[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30}))"""
 )
+_DIG: Final = re.compile(r"\.dig\(([^()]*)\)")
+_DIG_KEY: Final = re.compile(r"""[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30})""")
 _CONTEXT_KEYS: Final = frozenset({"memory", "input", "call_id", "session_id", "attempt", "n"})
 
 
@@ -264,6 +268,8 @@ def record_keys(code: str) -> list[str]:
     something. Field names and the context's keys are left out; at most 3.
     """
     keys = {a or b for a, b in _KEY_USE.findall(code)}
+    for path in _DIG.findall(code):  # r.dig(:kwargs, :timeout): every key of the path
+        keys |= {a or b for a, b in _DIG_KEY.findall(path)}
     keys -= RECORD_FIELDS | _CONTEXT_KEYS | {HISTORY_KEY} | set(_KWARG_KEYS)
     return sorted(keys)[:3]
 
@@ -348,11 +354,15 @@ def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> di
 
 
 def _parent(p: int, i: int, child: bool) -> str | None:
-    """Who called a record: a tree (every parent earlier), chains up to four deep."""
+    """Who called a record: a tree (every parent earlier), chains up to four deep.
+
+    The current call shares its parent with two other records (its siblings)
+    and has children of its own.
+    """
     current = _CURRENT[p]
     if child:
         return f"call-{p}-{current:02d}"
-    if i == current:
+    if i in (current, current - 1, current - 2):  # the current call has two siblings
         return f"call-{p}-{current // 2:02d}"
     if i == current // 2:
         return f"call-{p}-01"
@@ -418,7 +428,7 @@ def _record(
         "outcome_summary": {
             "ok": ok,
             "status": "ok" if ok else "error",
-            "value_class": _CLASSES[(i + 2 * p) % 3] if ok else None,
+            "value_class": named(_CLASSES[(i + 2 * p) % 3]) if ok else None,
             "error_type": named(error) if error else None,
             "error_message": None if ok else f"failed-{p}-{i:02d}",
             "content_ref": f"ref-{p}-{i:02d}",
@@ -438,9 +448,14 @@ _TOKEN: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?%?")
 _CONTENT: Final = re.compile(r"text-\d-\d\d")
 _CONTENT_WORDS: Final = re.compile(r"\b(?:" + "|".join([*_POOLS["word"], FOCUS]) + r")\b")
 _MAX_REPEAT: Final = 20
+_GROUPED: Final = re.compile(r"\b(goal|need)-(\d-\d+)\b")
+_SEGMENT: Final = re.compile(r"[\n;|,]")
+"""What separates the items of a text answer (lines, list separators)."""
 
 
-def atoms(value: Any, probe: Mapping[str, Any]) -> set[str]:
+def atoms(
+    value: Any, probe: Mapping[str, Any], own: Mapping[str, frozenset[str]] | None = None
+) -> set[str]:
     """What of a probe reaches an answer: records, values, numbers, truth values.
 
     ``value`` is the answer as JSON-like data (a dict as ``{"d": [[key, value], ...]}``).
@@ -449,15 +464,50 @@ def atoms(value: Any, probe: Mapping[str, Any]) -> set[str]:
     ``method:beta_op#2``, …): the same method three times is not the same
     method once. A renamed value counts as the value it renamed, never as the
     literal's text.
+
+    With ``own`` (:func:`own_values`), a record's own field values shown beside
+    it — in one line or item of a text, one list, one dict, holding no other
+    record — are part of the record, not values of their own: a record listed
+    with its method and status is the record, as it is listed bare.
     """
     shared = _shared_values(tuple(sorted(probe.get("renames", {}).items())))
     found: Counter[str] = Counter()
-    _walk(value, shared, found)
+    _walk(value, shared, found, own)
     return {
         a if k == 1 else f"{a}#{k}"
         for a, count in found.items()
         for k in range(1, (1 if a.startswith("rec:") else min(count, _MAX_REPEAT)) + 1)
     } or {"empty"}
+
+
+def own_values(probe: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """Per record of a probe (``rec:1.04``), the atoms its own fields give an answer."""
+    shared = _shared_values(tuple(sorted(probe.get("renames", {}).items())))
+    out: dict[str, frozenset[str]] = {}
+    for record in probe["history"]:
+        outcome = record["outcome_summary"]
+        found: Counter[str] = Counter()
+        for field in (
+            record["speaker"],
+            record["role"],
+            record["method_name"],
+            outcome["error_type"],
+            outcome["value_class"],
+            record["goal"],
+            record["need"],
+            outcome["status"],
+            record["depth"],
+            *record["args"],
+            *record["kwargs"].values(),
+            *record["kwargs"].keys(),
+            record["content"],
+        ):
+            if field is not None:
+                _walk(field, shared, found)
+        out["rec:" + _record_of(record["call_id"])] = frozenset(
+            a for a in found if not a.startswith("rec:")
+        )
+    return out
 
 
 class _Shared:
@@ -472,7 +522,9 @@ class _Shared:
         for original, literal in rename:
             values.pop(original, None)
             values[literal] = next(
-                f"{k}:{original}" for k, pool in _POOLS.items() if original in pool
+                f"{k}:{original}"
+                for k, pool in (*_POOLS.items(), ("class", _CLASSES))
+                if original in pool
             )
         self.features = values
         self.phrases = tuple((v, f) for v, f in values.items() if not v.isidentifier())
@@ -483,19 +535,51 @@ def _shared_values(rename: tuple[tuple[str, str], ...]) -> _Shared:
     return _Shared(rename)
 
 
-def _walk(value: Any, shared: _Shared, found: Counter[str]) -> None:
+def _walk(
+    value: Any,
+    shared: _Shared,
+    found: Counter[str],
+    own: Mapping[str, frozenset[str]] | None = None,
+) -> None:
     if isinstance(value, bool):
         found["bool:" + str(value)] += 1
-    elif isinstance(value, int | float):
+        return
+    if isinstance(value, int | float):
         found["num:" + _number(value)] += 1
-    elif isinstance(value, str):
-        _text(value, shared, found)
+        return
+    if own is None:
+        if isinstance(value, str):
+            _text(value, shared, found)
+        elif isinstance(value, list):
+            for item in value:
+                _walk(item, shared, found)
+        elif isinstance(value, dict):
+            for pair in value.get("d", []):
+                _walk(pair, shared, found)
+        return
+    part: Counter[str] = Counter()
+    if isinstance(value, str):
+        for segment in _SEGMENT.split(value):
+            line: Counter[str] = Counter()
+            _text(segment, shared, line)
+            _fold(line, own)
+            part.update(line)
     elif isinstance(value, list):
         for item in value:
-            _walk(item, shared, found)
+            _walk(item, shared, part, own)
     elif isinstance(value, dict):
         for pair in value.get("d", []):
-            _walk(pair, shared, found)
+            _walk(pair, shared, part, own)
+    _fold(part, own)
+    found.update(part)
+
+
+def _fold(part: Counter[str], own: Mapping[str, frozenset[str]]) -> None:
+    """Drop a lone record's own field values from a part of an answer that shows it."""
+    records = [a for a in part if a.startswith("rec:")]
+    if len(records) == 1:
+        for atom in own.get(records[0], ()):
+            part.pop(atom, None)
 
 
 def _number(value: float) -> str:
@@ -517,6 +601,9 @@ def _text(text: str, shared: _Shared, found: Counter[str]) -> None:
         token = match.group(0)
         found["rec:" + _record_of(token)] += 1
         rest = rest.replace(token, " ")
+    for match in _GROUPED.finditer(rest):  # a goal or need many records share
+        found[f"{match.group(1)}:{match.group(2)}"] += 1
+    rest = _GROUPED.sub(" ", rest)
     for literal, feature in shared.phrases:
         if literal in rest:
             found[feature] += 1

@@ -74,7 +74,7 @@ _TEMPS: Final = (
 class ClusterSettings:
     """The pre-registered clustering parameters (``[boilerplate]`` of the pre-registration)."""
 
-    threshold: float = 0.7
+    threshold: float = 0.65
     band_rows: int = 4
     band_count: int = 16
 
@@ -274,9 +274,12 @@ def boilerplate_sweep(
     reading_calls: int,
     min_other_sessions: int,
     base: ClusterSettings,
-    similarities: tuple[float, ...] = SWEEP,
+    similarities: tuple[float, ...] | None = None,
 ) -> list[SweepPoint]:
     """Re-cluster a scope's shapes from scratch at each similarity; the exact share first.
+
+    The similarities are :data:`SWEEP` and the registered one (``base``'s
+    threshold), in order, unless given.
 
     ``shapes`` are ``session_fingerprints`` rows ``(session_id, fingerprint,
     sketch, example_language, first_seen, calls)``, best as an Arrow table
@@ -305,6 +308,8 @@ def boilerplate_sweep(
             "WHERE valid_sketch(sketch)"
         )
         points = [_sweep_point(con, None, reading_calls, min_other_sessions)]
+        if similarities is None:
+            similarities = tuple(sorted({*SWEEP, base.threshold}))
         for similarity in similarities:
             settings = ClusterSettings(similarity, base.band_rows, base.band_count)
             assign_shape_clusters(con, settings)
