@@ -219,3 +219,35 @@ class TestEndToEnd:
         a, b = (_behaviour.behaviour_sketch(c, "ruby") for c in (bare, decorated))
         assert a is not None and b is not None
         assert similarity(a, b) == 1.0
+
+
+class TestTellingAtoms:
+    """Scheme v4: a named record and a specific number count twice."""
+
+    @pytest.mark.parametrize(
+        ("atom", "telling"),
+        [
+            ("rec:1.04", True),
+            ("num:0.58", True),
+            ("num:10126", True),
+            ("num:1.7e+02", True),
+            ("num:-2.5", True),
+            ("num:0.33#2", True),
+            ("num:24", False),
+            ("num:3#2", False),
+            ("num:nan", False),
+            ("method:beta_op", False),
+            ("bool:True", False),
+            ("empty", False),
+        ],
+    )
+    def test_which_atoms_tell(self, atom: str, telling: bool) -> None:
+        assert _behaviour._telling(atom) is telling
+
+    def test_a_telling_atom_gets_a_second_copy_in_the_features(self) -> None:
+        code = "result = [r['call_id'] for r in conversation_history[-2:]]"
+        outcome = _behaviour.run(code, "python")
+        assert outcome is not None
+        found = _behaviour.features(code, "python", outcome)
+        records = {f for f in found if ":rec:" in f and not f.endswith("*2")}
+        assert records and {f"{f}*2" for f in records} <= found

@@ -18,10 +18,11 @@ the program compares with renames a probe value and is found again as that
 value) or a number. What a re-spelling adds around the same answer does not
 count: a record's own fields shown beside it are the record, and the input
 echoed back, a count of the records shown, outcome words and the history's
-size are dropped (:func:`_undecorated`). The scheme is
-``behaviour-minhash-affine32-64-v3`` (pre-registration version 8; v2, version
-7, counted every token of the answer; v1, version 6, had the probes before
-their mending).
+size are dropped (:func:`_undecorated`); a named record and a specific number
+count twice (:func:`_telling`). The scheme is
+``behaviour-minhash-affine32-64-v4`` (pre-registration version 9; v3, version
+8, weighed every feature alike; v2, version 7, counted every token of the
+answer; v1, version 6, had the probes before their mending).
 
 When the answers say nothing (every probe empty or failing: the program needs
 something the probes lack, or its language's interpreter is missing) the
@@ -36,6 +37,7 @@ import atexit
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import select
@@ -52,7 +54,7 @@ from typing import IO, Any, Final
 from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v3"
+SCHEME: Final = "behaviour-minhash-affine32-64-v4"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -262,7 +264,28 @@ def features(
     for p, (probe, answer) in enumerate(zip(probe_set.probes, per_probe, strict=True)):
         kept = _undecorated(answer - constants or {"empty"}, len(probe["history"]), echoes)
         found |= {f"{p}:{a}" for a in kept}
+        found |= {f"{p}:{a}*2" for a in kept if _telling(a)}
     return found
+
+
+def _telling(atom: str) -> bool:
+    """Whether an answer's atom is specific evidence, counted twice (scheme v4).
+
+    A record named (``rec:1.04``) and a specific number (a non-integer, or 100
+    or more: a rate, a mean, a duration, a timestamp difference) are hard to
+    hit by chance, so two programs that share one agree on something; a
+    small whole number (a count, an index) or a shared value (a method, a
+    speaker) comes up in many unrelated answers and counts once.
+    """
+    if atom.startswith("rec:"):
+        return True
+    if not atom.startswith("num:"):
+        return False
+    try:
+        value = float(atom[4:].split("#", 1)[0])
+    except ValueError:
+        return False
+    return math.isfinite(value) and (abs(value) >= 100 or not value.is_integer())
 
 
 def _undecorated(answer: set[str], history_size: int, echoes: bool) -> set[str]:
