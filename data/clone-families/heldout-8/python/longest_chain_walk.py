@@ -1,0 +1,11 @@
+history = context.get("conversation_history", [])
+parent_of = {r["call_id"]: r.get("parent_call_id") for r in history}
+longest = 0
+for r in history:
+    length = 1
+    cur = r.get("parent_call_id")
+    while cur in parent_of:
+        length += 1
+        cur = parent_of[cur]
+    longest = max(longest, length)
+result = longest

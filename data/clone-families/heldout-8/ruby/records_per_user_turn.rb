@@ -1,0 +1,10 @@
+history = context[:conversation_history] || []
+counts = []
+history.each do |rec|
+  if rec[:role] == "user"
+    counts << 0
+  elsif !counts.empty?
+    counts[-1] += 1
+  end
+end
+counts
