@@ -19,51 +19,44 @@ from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS
 from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV = ROOT / "data" / "clone-families" / "dev"
-HELDOUT = ROOT / "data" / "clone-families" / "heldout"
-HELDOUT_SHA256 = "b6ad3efc9e704b4244ac0d6595c718275dd11bbbd54ec55418935d9af97ca4c3"
-# Committed (4a233d3) before the v2 sketch and its pre-registration amendment.
-HELDOUT_2 = ROOT / "data" / "clone-families" / "heldout-2"
-HELDOUT_2_SHA256 = "74092f2c87d79c8635e4ba92dc62242d8a956dfa4a2a31607122c635532b0210"
-# Committed (e735b47) before the v3 sketch and its pre-registration amendment (f16ce7c).
-HELDOUT_3 = ROOT / "data" / "clone-families" / "heldout-3"
-HELDOUT_3_SHA256 = "40828e85a38d90826e9f8e74ebe2e8604dd3f11afad01948aa8ebc8b32bfa01a"
-# Committed (4836323) before the behavioural sketch and its amendment (version 6, c512df8).
-HELDOUT_4 = ROOT / "data" / "clone-families" / "heldout-4"
-HELDOUT_4_SHA256 = "25326fabf12b504de53a06ebe50acfc9c9c1c90832751b665a02c3e1ed460803"
-# Committed (1a0361b) after the mended probes were registered (version 7, e198439).
-HELDOUT_5 = ROOT / "data" / "clone-families" / "heldout-5"
-HELDOUT_5_SHA256 = "ab277cb5b720878a9dc806b8107e6a8079762ffb323679ca01b094e9d650e99d"
-# Committed (f1e4a24) before behaviour v3 and its amendment (version 8, 03e79f7).
-HELDOUT_6 = ROOT / "data" / "clone-families" / "heldout-6"
-HELDOUT_6_SHA256 = "20f4005d593b366a07029a401e49d8bc62e0069adfe134eef953176d0af952e6"
-# Committed (f69da57) before behaviour v4 and its amendment (version 9, b9177bc).
-HELDOUT_7 = ROOT / "data" / "clone-families" / "heldout-7"
-HELDOUT_7_SHA256 = "754f560f99034ab19e9b7bf85e6fe681dfa35fbb812646e45f34c64b9522f7a5"
-# Committed (b45195b) for the next method; nothing has run on it.
-HELDOUT_8 = ROOT / "data" / "clone-families" / "heldout-8"
-HELDOUT_8_SHA256 = "3aa3ab53cd9d3017fac113500dadd8bd861e96dfe44972bf9b70702975be49d1"
+SETS = ROOT / "data" / "clone-families"
+DEV = SETS / "dev"
+# Each held-out set's families.json as committed before the one run it was written for.
+HELD_OUT_SHA256 = {
+    # Committed (5e4a147) before its one run with the v1 sketch.
+    "heldout": "b6ad3efc9e704b4244ac0d6595c718275dd11bbbd54ec55418935d9af97ca4c3",
+    # Committed (4a233d3) before the v2 sketch and its pre-registration amendment.
+    "heldout-2": "74092f2c87d79c8635e4ba92dc62242d8a956dfa4a2a31607122c635532b0210",
+    # Committed (e735b47) before the v3 sketch and its pre-registration amendment (f16ce7c).
+    "heldout-3": "40828e85a38d90826e9f8e74ebe2e8604dd3f11afad01948aa8ebc8b32bfa01a",
+    # Committed (4836323) before the behavioural sketch and its amendment (version 6, c512df8).
+    "heldout-4": "25326fabf12b504de53a06ebe50acfc9c9c1c90832751b665a02c3e1ed460803",
+    # Committed (1a0361b) after the mended probes were registered (version 7, e198439).
+    "heldout-5": "ab277cb5b720878a9dc806b8107e6a8079762ffb323679ca01b094e9d650e99d",
+    # Committed (f1e4a24) before behaviour v3 and its amendment (version 8, 03e79f7).
+    "heldout-6": "20f4005d593b366a07029a401e49d8bc62e0069adfe134eef953176d0af952e6",
+    # Committed (f69da57) before behaviour v4 and its amendment (version 9, b9177bc).
+    "heldout-7": "754f560f99034ab19e9b7bf85e6fe681dfa35fbb812646e45f34c64b9522f7a5",
+    # Committed (b45195b) for the next method; nothing has run on it.
+    "heldout-8": "3aa3ab53cd9d3017fac113500dadd8bd861e96dfe44972bf9b70702975be49d1",
+}
+RUN = (  # the sets run so far, each now development data
+    "heldout",
+    "heldout-2",
+    "heldout-3",
+    "heldout-4",
+    "heldout-5",
+    "heldout-6",
+    "heldout-7",
+)
 needs_ruby = pytest.mark.skipif(
     shutil.which("ruby") is None, reason="ruby runs the Ruby programs' behavioural sketches"
 )
 
 
-@pytest.mark.parametrize(
-    ("folder", "sha256"),
-    [
-        (HELDOUT, HELDOUT_SHA256),
-        (HELDOUT_2, HELDOUT_2_SHA256),
-        (HELDOUT_3, HELDOUT_3_SHA256),
-        (HELDOUT_4, HELDOUT_4_SHA256),
-        (HELDOUT_5, HELDOUT_5_SHA256),
-        (HELDOUT_6, HELDOUT_6_SHA256),
-        (HELDOUT_7, HELDOUT_7_SHA256),
-        (HELDOUT_8, HELDOUT_8_SHA256),
-    ],
-)
-def test_the_held_out_sets_are_the_ones_committed_before_their_runs(
-    folder: Path, sha256: str
-) -> None:
+@pytest.mark.parametrize(("name", "sha256"), HELD_OUT_SHA256.items())
+def test_the_held_out_sets_are_the_ones_committed_before_their_runs(name: str, sha256: str) -> None:
+    folder = SETS / name
     digest = hashlib.sha256((folder / "families.json").read_bytes()).hexdigest()
     assert digest == sha256
     _, programs = load_programs(folder)  # every program still matches its code_sha256
@@ -81,16 +74,7 @@ def test_the_figures_docs_quote() -> None:
     """docs/detector.md ("Clusters") quotes these; change them together."""
     figures = {
         folder.name: evaluate_families(folder, DEFAULT_CLUSTERS, sweep=())
-        for folder in (
-            DEV,
-            HELDOUT,
-            HELDOUT_2,
-            HELDOUT_3,
-            HELDOUT_4,
-            HELDOUT_5,
-            HELDOUT_6,
-            HELDOUT_7,
-        )
+        for folder in (DEV, *(SETS / name for name in RUN))
     }
     pairs = {
         name: (r.correct_pairs, r.predicted_pairs, r.true_pairs) for name, r in figures.items()

@@ -252,12 +252,10 @@ def _kind(text: str) -> str | None:
     return kinds[-1] if kinds else None
 
 
-_KEY_USE: Final = re.compile(
-    r"""(?:(?<=[\w\])])\[\s*|\.get\(\s*|\.fetch\(\s*|key\?\(\s*|\.dig\([^()]*?)"""
-    r"""(?:[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30}))"""
-)
+_KEY: Final = r"""(?:[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30}))"""
+_KEY_USE: Final = re.compile(r"""(?:(?<=[\w\])])\[\s*|\.get\(\s*|\.fetch\(\s*|key\?\(\s*)""" + _KEY)
 _DIG: Final = re.compile(r"\.dig\(([^()]*)\)")
-_DIG_KEY: Final = re.compile(r"""[\x22\x27]([A-Za-z_]\w{0,30})[\x22\x27]|:([A-Za-z_]\w{0,30})""")
+"""``r.dig(:kwargs, :timeout)``: every key of the path is looked up."""
 _CONTEXT_KEYS: Final = frozenset({"memory", "input", "call_id", "session_id", "attempt", "n"})
 
 
@@ -268,8 +266,8 @@ def record_keys(code: str) -> list[str]:
     something. Field names and the context's keys are left out; at most 3.
     """
     keys = {a or b for a, b in _KEY_USE.findall(code)}
-    for path in _DIG.findall(code):  # r.dig(:kwargs, :timeout): every key of the path
-        keys |= {a or b for a, b in _DIG_KEY.findall(path)}
+    for path in _DIG.findall(code):
+        keys |= {a or b for a, b in re.findall(_KEY, path)}
     keys -= RECORD_FIELDS | _CONTEXT_KEYS | {HISTORY_KEY} | set(_KWARG_KEYS)
     return sorted(keys)[:3]
 
@@ -516,16 +514,14 @@ class _Shared:
     __slots__ = ("features", "phrases")
 
     def __init__(self, rename: tuple[tuple[str, str], ...]) -> None:
-        values = {v: f"{kind}:{v}" for kind, pool in _POOLS.items() for v in pool}
-        values |= {v: f"class:{v}" for v in _CLASSES}
+        values = {
+            v: f"{kind}:{v}" for kind, pool in (*_POOLS.items(), ("class", _CLASSES)) for v in pool
+        }
+        feature_of = dict(values)  # a renamed value still counts as the value it renamed
         values |= {k: f"kwarg:{k}" for k in _KWARG_KEYS}
         for original, literal in rename:
             values.pop(original, None)
-            values[literal] = next(
-                f"{k}:{original}"
-                for k, pool in (*_POOLS.items(), ("class", _CLASSES))
-                if original in pool
-            )
+            values[literal] = feature_of[original]
         self.features = values
         self.phrases = tuple((v, f) for v, f in values.items() if not v.isidentifier())
 
@@ -547,16 +543,6 @@ def _walk(
     if isinstance(value, int | float):
         found["num:" + _number(value)] += 1
         return
-    if own is None:
-        if isinstance(value, str):
-            _text(value, shared, found)
-        elif isinstance(value, list):
-            for item in value:
-                _walk(item, shared, found)
-        elif isinstance(value, dict):
-            for pair in value.get("d", []):
-                _walk(pair, shared, found)
-        return
     part: Counter[str] = Counter()
     if isinstance(value, str):
         for segment in _SEGMENT.split(value):
@@ -574,8 +560,10 @@ def _walk(
     found.update(part)
 
 
-def _fold(part: Counter[str], own: Mapping[str, frozenset[str]]) -> None:
+def _fold(part: Counter[str], own: Mapping[str, frozenset[str]] | None) -> None:
     """Drop a lone record's own field values from a part of an answer that shows it."""
+    if own is None:
+        return
     records = [a for a in part if a.startswith("rec:")]
     if len(records) == 1:
         for atom in own.get(records[0], ()):
