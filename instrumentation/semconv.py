@@ -187,7 +187,7 @@ CODE_FINGERPRINT: Final = "recurscope.code.fingerprint"
 """Stable hash of the normalized history-dependent statements; same shape, same hash."""
 
 CODE_SKETCH: Final = "recurscope.code.sketch"
-"""Content-free MinHash sketch (512 hex digits) of the history-processing code: near-duplicate clusters."""
+"""Content-free MinHash sketch of the history-processing code (512 hex digits; 1024 with a behavioural footprint): near-duplicate clusters."""
 
 CODE_HASH: Final = "recurscope.code.hash"
 """SHA-256 (first 16 hex digits) of the exact code text."""

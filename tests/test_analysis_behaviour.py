@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recurscope.instrumentation.analysis import _behaviour, analyze_code, program_sketch
+from recurscope.instrumentation.analysis import _behaviour, _mutations, analyze_code, program_sketch
 from recurscope.instrumentation.analysis._probes import _POOLS, literals, probes
 from recurscope.instrumentation.analysis._sketch import similarity
 
@@ -255,3 +255,84 @@ def test_the_ruby_runner_ships_as_package_data() -> None:
     assert (Path(_behaviour.__file__).parent / "_sandbox.rb").is_file()
     pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
     assert '"*.rb"' in pyproject
+
+
+MEAN_GAP_SECONDS = """
+from datetime import datetime
+stamps = [datetime.fromisoformat(r["timestamp"].replace("Z", "+00:00")) for r in conversation_history]
+gaps = [(b - a).total_seconds() for a, b in zip(stamps, stamps[1:])]
+result = {"mean_seconds": round(sum(gaps) / len(gaps), 1), "gaps": len(gaps)} if gaps else {}
+"""
+MEAN_GAP_MINUTES = """
+import datetime as dt
+total = 0.0
+count = 0
+previous = None
+for record in context["conversation_history"]:
+    moment = dt.datetime.strptime(record["timestamp"], "%Y-%m-%dT%H:%M:%SZ")
+    if previous is not None:
+        total += (moment - previous).total_seconds() / 60
+        count += 1
+    previous = moment
+result = f"average pause: {total / count:.2f} min over {count} gaps" if count else "no pauses"
+"""
+FAILED_COUNT = 'result = sum(1 for r in conversation_history if not r["outcome_summary"]["ok"])'
+FAILED_SHARE = """
+h = conversation_history
+result = sum(1 for r in h if not r["outcome_summary"]["ok"]) / len(h) if h else 0
+"""
+RB_FAILED_COUNT = "(context[:conversation_history] || []).count { |r| !r[:outcome_summary][:ok] }"
+
+
+def marks(code: str, language: str) -> dict[str, str]:
+    """Probe 0's mark for each edit, by the edit's name."""
+    probe_set = _behaviour._probes_for(code, language)
+    outcome = _behaviour.run(code, language, probe_set)
+    assert outcome is not None
+    names = [name for name, _ in probe_set.edits[0]]
+    return dict(zip(names, outcome.changed[0], strict=True))
+
+
+class TestFootprint:
+    def test_a_duration_in_seconds_and_in_minutes_is_one_program(self) -> None:
+        seconds, minutes = behaviour(MEAN_GAP_SECONDS), behaviour(MEAN_GAP_MINUTES)
+        assert len(seconds) == len(minutes) == 1024
+        # The answers alone share only the count of pauses: apart.
+        assert 0.2 <= similarity(seconds[:512], minutes[:512]) < 0.7
+        assert similarity(seconds, minutes) >= 0.95  # the footprints: one program
+
+    def test_a_count_and_a_share_of_the_same_records_are_not(self) -> None:
+        count, share = behaviour(FAILED_COUNT), behaviour(FAILED_SHARE)
+        # Dropping an ok record moves only the share.
+        assert similarity(count[512:], share[512:]) < 0.95
+        assert similarity(count, share) < 0.7
+
+    @pytest.mark.parametrize(
+        ("code", "language"),
+        [(FAILED_COUNT, "python"), pytest.param(RB_FAILED_COUNT, "ruby", marks=needs_ruby)],
+    )
+    def test_the_runners_mark_how_each_edit_moves_the_answer(
+        self, code: str, language: str
+    ) -> None:
+        probe = probes()[0]["history"]
+        ok = next(i for i, r in enumerate(probe) if r["outcome_summary"]["ok"])
+        failed = next(i for i, r in enumerate(probe) if not r["outcome_summary"]["ok"])
+        seen = marks(code, language)
+        assert seen[f"flip.{ok}"] == "+" and seen[f"flip.{failed}"] == "-"
+        assert seen[f"drop.{failed}"] == "-" and seen[f"drop.{ok}"] == "0"
+        assert seen["fail"] == "+" and seen["stretch"] == seen["shift"] == "0"
+
+    def test_a_program_every_record_edit_changes_has_no_footprint(self) -> None:
+        dump = 'result = [(r["call_id"], r["outcome_summary"]["status"]) for r in conversation_history]'
+        assert len(behaviour(dump)) == 512
+        assert len(behaviour(FAILED_COUNT)) == 1024
+
+    def test_the_footprint_names_no_identifier_or_literal(self) -> None:
+        probe_set = _behaviour._probes_for(MEAN_GAP_MINUTES, "python")
+        outcome = _behaviour.run(MEAN_GAP_MINUTES, "python", probe_set)
+        assert outcome is not None
+        found = _behaviour.footprint(outcome, probe_set)
+        assert found and all(
+            f.split(":", 1)[1].split("=")[0].split(".")[0] in _mutations.KINDS for f in found
+        )
+        assert not any(word in f for f in found for word in ("pause", "min", "total", "moment"))

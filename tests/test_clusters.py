@@ -64,11 +64,10 @@ def sequential_first_fit(
     leaders: list[tuple[str, str]] = []  # (sketch, leader fingerprint) in order
     cluster_of_sketch: dict[str, str] = {}
     for sk, (_, fp) in sorted(first.items(), key=lambda kv: kv[1]):
-        my_bands = bands(sk, s.band_rows)[: s.band_count]
+        my_bands = bands(sk, s.band_rows, s.band_count)
         for leader_sketch, leader_fp in leaders:
-            shares = any(
-                a == b for a, b in zip(my_bands, bands(leader_sketch, s.band_rows), strict=False)
-            )
+            theirs = bands(leader_sketch, s.band_rows, s.band_count)
+            shares = any(a == b for a, b in zip(my_bands, theirs, strict=False))
             if shares and similarity(sk, leader_sketch) >= s.threshold:
                 cluster_of_sketch[sk] = leader_fp
                 break
@@ -119,6 +118,75 @@ def test_sql_rounds_equal_sequential_first_fit(
         f"SELECT min(similarity) FROM {REGISTRY} WHERE sketch IS NOT NULL"
     ).fetchall()[0][0]
     assert worst is None or worst >= threshold
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(1, 4), st.integers(10, 36), st.integers(0, 3)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.randoms(use_true_random=False),
+    st.sampled_from([(0.7, 4, 16), (0.5, 2, 16), (0.9, 8, 8)]),
+)
+@settings(max_examples=40, deadline=None)
+def test_sql_rounds_equal_sequential_first_fit_with_footprints(
+    families: list[tuple[int, int, int, int]],
+    rng: random.Random,
+    params: tuple[float, int, int],
+) -> None:
+    """Answers far apart, footprints nearly alike: the footprint rule and its bands, in SQL and Python."""
+    shapes = []
+    for seed, size, changed, footprint_changed in families:
+        answers = family(seed, size, changed)
+        steps = family(seed + 100, size, footprint_changed)
+        for n, (feats, step) in enumerate(zip(answers, steps, strict=True)):
+            sketch = sketch_of(feats) + (sketch_of(step) if n % 3 != 2 else "")
+            shapes.append((f"fp{len(shapes)}", sketch, rng.randrange(100)))
+    s = ClusterSettings(*params)
+    con = shapes_db()
+    add(con, shapes)
+    assign_shape_clusters(con, s)
+    assert registry(con) == sequential_first_fit(shapes, s)
+
+
+@given(
+    answers=st.integers(0, 40),
+    steps=st.integers(0, 6),
+    footprints=st.tuples(st.booleans(), st.booleans()),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_sql_similarity_is_the_python_one(
+    answers: int, steps: int, footprints: tuple[bool, bool]
+) -> None:
+    (a, b), (fa, fb) = family(1, 2, answers), family(2, 2, steps)
+    left = sketch_of(a) + (sketch_of(fa) if footprints[0] else "")
+    right = sketch_of(b) + (sketch_of(fb) if footprints[1] else "")
+    con = shapes_db()
+    sql = con.execute("SELECT sketch_similarity(?, ?)", [left, right]).fetchall()[0][0]
+    assert sql == pytest.approx(similarity(left, right))
+    if all(footprints) and similarity(left[:512], right[:512]) >= 0.2:
+        assert sql >= similarity(left[512:], right[512:]) or sql == similarity(left, right)
+
+
+def test_footprints_join_answers_that_look_apart_only_beside_some_shared_answer() -> None:
+    base = {f"a{i}" for i in range(40)}
+    steps = sketch_of({f"s{i}" for i in range(60)})
+    near = sketch_of(base) + steps
+    apart = sketch_of({f"a{i}" for i in range(20)} | {f"b{i}" for i in range(20)}) + steps
+    alien = sketch_of({f"c{i}" for i in range(40)}) + steps
+    assert similarity(near, apart) == 1.0  # answers share ~1/3, footprints all
+    assert similarity(near, alien) == similarity(near[:512], alien[:512]) < 0.2
+    assert similarity(near, apart[:512]) < 0.7  # no footprint, no rule
+    con = shapes_db()
+    add(
+        con, [("near", near, 0), ("apart", apart, 1), ("alien", alien, 2), ("bare", apart[:512], 3)]
+    )
+    assign_shape_clusters(con, SETTINGS)
+    assert registry(con) == {"near": "near", "apart": "near", "alien": "alien", "bare": "bare"}
+    assert con.execute(
+        "SELECT valid_sketch(?), valid_sketch(?)", [near, near[:600]]
+    ).fetchall() == [(True, False)]
 
 
 def test_clustering_in_time_ordered_increments_equals_all_at_once() -> None:

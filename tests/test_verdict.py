@@ -103,6 +103,14 @@ class TestPreregistration:
                 "rationale",
             ),
             (lambda t: t + "\n[[[", "TOML"),
+            (
+                lambda t: t.replace("footprint_similarity = 0.95", "footprint_similarity = 0.9"),
+                "footprint_similarity = 0.9, but the sketch scheme fixes it at 0.95",
+            ),
+            (
+                lambda t: t.replace("footprint_floor = 0.2", "footprint_floor = 0"),
+                "footprint_floor",
+            ),
         ],
     )
     def test_malformed_files_name_what_to_fix(

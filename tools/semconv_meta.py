@@ -292,7 +292,7 @@ META: dict[str, tuple[str, str, object, str, list[str], str]] = {
     "recurscope.code.sketch": (
         "string",
         "",
-        "0a3f...e1 (512 hex digits)",
+        "0a3f...e1 (512 or 1024 hex digits)",
         "conditional",
         [C],
         "when the code reads history and parsed",

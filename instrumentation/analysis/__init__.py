@@ -18,6 +18,8 @@ from ._analyze import analyze_code, clear_cache
 from ._baseline import baseline_analysis
 from ._behaviour import program_sketch
 from ._model import ALL_FIELDS, ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
+from ._sketch import FOOTPRINT_FLOOR as SKETCH_FOOTPRINT_FLOOR
+from ._sketch import FOOTPRINT_SIMILARITY as SKETCH_FOOTPRINT_SIMILARITY
 from ._sketch import NUM_PERM as SKETCH_WORDS
 from ._sketch import similarity as sketch_similarity
 
@@ -25,6 +27,8 @@ __all__ = [
     "ALL_FIELDS",
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
+    "SKETCH_FOOTPRINT_FLOOR",
+    "SKETCH_FOOTPRINT_SIMILARITY",
     "SKETCH_WORDS",
     "CodeAnalysis",
     "analyze_code",

@@ -19,10 +19,20 @@ value) or a number. What a re-spelling adds around the same answer does not
 count: a record's own fields shown beside it are the record, and the input
 echoed back, a count of the records shown, outcome words and the history's
 size are dropped (:func:`_undecorated`); a named record and a specific number
-count twice (:func:`_telling`). The scheme is
-``behaviour-minhash-affine32-64-v4`` (pre-registration version 9; v3, version
-8, weighed every feature alike; v2, version 7, counted every token of the
-answer; v1, version 6, had the probes before their mending).
+count twice (:func:`_telling`).
+
+The program also runs on edits of each probe (:mod:`._mutations`: a record
+dropped, an outcome flipped, the times stretched, ...), and which edits
+change its answer, and whether only its numbers move and which way, is its
+footprint (:func:`footprint`): the same for a duration in seconds and in
+minutes, a rate and its percent, a count with or without a label. The
+sketch is the answers' MinHash followed by the footprint's; two sketches
+whose footprints agree at least 0.95 and answers at least 0.2 are as similar
+as their footprints (:func:`._sketch.similarity`). The scheme is
+``behaviour-minhash-affine32-64-v5`` (pre-registration version 10; v4, version
+9, had no footprint; v3, version 8, weighed every feature alike; v2, version
+7, counted every token of the answer; v1, version 6, had the probes before
+their mending).
 
 When the answers say nothing (every probe empty or failing: the program needs
 something the probes lack, or its language's interpreter is missing) the
@@ -51,14 +61,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
+from ._mutations import RECORD_EDITS, mutations
 from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v4"
+SCHEME: Final = "behaviour-minhash-affine32-64-v5"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
-_ANSWER_SECONDS: Final = 10.0
+_ANSWER_SECONDS: Final = 15.0
 """How long the parent waits for one program's answers (the runner gives it 3 s of runs)."""
 _CACHE_MAX: Final = 4096
 ENV_SWITCH: Final = "RECURSCOPE_SKETCH"
@@ -86,12 +97,12 @@ class _Worker:
         ruby = shutil.which("ruby")
         return None if ruby is None else [ruby, "--disable-gems", str(_RB_RUNNER)]
 
-    def ask(self, code: str, probe_set: _ProbeSet) -> list[dict[str, Any]] | None:
+    def ask(self, code: str, probe_set: _ProbeSet) -> Any:
         """The runner's answers for one program, or None (no interpreter, a crash, a timeout)."""
         with self._lock:
             for _ in range(2):  # once more, with the probes, if the process forgot them
                 answer = self._exchange(code, probe_set)
-                if isinstance(answer, list):
+                if isinstance(answer, list) or (isinstance(answer, dict) and "outcome" in answer):
                     return answer
                 if answer != {"error": "unknown probes"}:
                     return None
@@ -186,11 +197,16 @@ def available(language: str) -> bool:
 class _ProbeSet:
     """The probes for one combination of literals, keys and inputs, built and encoded once."""
 
-    __slots__ = ("_own", "json", "key", "probes")
+    __slots__ = ("_own", "edits", "json", "key", "probes")
 
     def __init__(self, items: list[dict[str, Any]]) -> None:
         self.probes = items
-        self.json = json.dumps(items, separators=(",", ":"))
+        self.edits = [mutations(probe) for probe in items]
+        sent = [
+            {**probe, "mutations": [ops for _, ops in edits]}
+            for probe, edits in zip(items, self.edits, strict=True)
+        ]
+        self.json = json.dumps(sent, separators=(",", ":"))
         self.key = hashlib.sha1(self.json.encode("utf-8", "surrogatepass")).hexdigest()[:16]
         self._own: list[dict[str, frozenset[str]]] | None = None
 
@@ -219,18 +235,32 @@ def _probes_for(code: str, language: str) -> _ProbeSet:
     )
 
 
-def run(
-    code: str, language: str, probe_set: _ProbeSet | None = None
-) -> list[dict[str, Any]] | None:
-    """The program's outcome on each probe (``{"ok", "value"|"error"}``), or None if it could not run."""
+class Outcome(list[dict[str, Any]]):
+    """A program's answer on each probe (``{"ok", "value"|"error"}``), and which edits of each probe changed it."""
+
+    changed: list[str]
+
+
+def run(code: str, language: str, probe_set: _ProbeSet | None = None) -> Outcome | None:
+    """The program's outcome on each probe, or None if it could not run."""
     worker = _WORKERS.get(language)
     if worker is None:
         return None
     probe_set = probe_set or _probes_for(code, language)
     answer = worker.ask(code, probe_set)
-    if answer is None or len(answer) != len(probe_set.probes):
+    if isinstance(answer, dict):
+        changed, answer = answer.get("changed"), answer.get("outcome")
+    else:
+        changed = None
+    if not isinstance(answer, list) or len(answer) != len(probe_set.probes):
         return None
-    return answer
+    outcome = Outcome(answer)
+    outcome.changed = (
+        [str(c) for c in changed]
+        if isinstance(changed, list) and len(changed) == len(answer)
+        else ["" for _ in answer]
+    )
+    return outcome
 
 
 _READS_INPUT: Final = re.compile(r"\b(?:kwargs|args|params|inputs|options)\b|\[\s*[\"':]?input\b")
@@ -327,14 +357,45 @@ def informative(found: set[str]) -> bool:
     return any(not f.endswith((":empty", ":error")) for f in found)
 
 
+_MARKS: Final = {"1": ("*",), "+": ("+",), "-": ("-",), "b": ("+", "-")}
+"""A runner's mark for an edit (:mod:`._mutations`) as footprint features: changed beyond its numbers, up, down."""
+
+
+def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
+    """Which edits of which probe change the program's answer, and how (``2:drop.14=+``).
+
+    An edit that leaves the answer alike, or whose effect is unknown (the run
+    ran out of time), adds nothing. A program whose answer changes whatever
+    record is dropped or flipped depends on every record: its footprint says
+    nothing that tells it from another such program (a dump of the history
+    with one field more or less), so it has none.
+    """
+    found: set[str] = set()
+    selects = False
+    for p, (edits, marks) in enumerate(zip(probe_set.edits, outcome.changed, strict=True)):
+        if len(marks) != len(edits):
+            continue
+        for (name, _), mark in zip(edits, marks, strict=True):
+            found |= {f"{p}:{name}={sign}" for sign in _MARKS.get(mark, ())}
+            selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
+    return found if selects else set()
+
+
 def behaviour_sketch(code: str, language: str) -> str | None:
-    """The behavioural sketch of a program, or None when its answers say nothing or it could not run."""
+    """The behavioural sketch of a program, or None when its answers say nothing or it could not run.
+
+    The answers' MinHash, followed by the footprint's (:func:`footprint`) when
+    some edit changes an answer.
+    """
     probe_set = _probes_for(code, language)
     outcome = run(code, language, probe_set)
     if outcome is None:
         return None
     found = features(code, language, outcome, probe_set)
-    return encode(minhash(found)) if informative(found) else None
+    if not informative(found):
+        return None
+    steps = footprint(outcome, probe_set)
+    return encode(minhash(found)) + (encode(minhash(steps)) if steps else "")
 
 
 def program_sketch(code: str, language: str, static: str | None) -> str | None:

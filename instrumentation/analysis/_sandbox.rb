@@ -8,10 +8,14 @@
 # {"ok": false, "error": "<class>"}, ...], one entry a probe. The answer is the
 # `result` local when the program sets it, else the program's last value;
 # Agent::Outcome.ok(x) is x. A Hash is written as {"d": [[key, value], ...]}.
+# A probe may carry "mutations", edits of its history (_mutations.py); then the
+# program also runs on each edit, under the inputs its answers were given with,
+# and the answer is {"outcome": [...], "changed": ["0+1-b?...", ...]}: per
+# probe, one character an edit (mark; ? when the run ran out of time).
 #
 # The process stays up for the next program. It limits its own memory and file
 # size, sends the program's output nowhere, gives each run half a second and
-# each program three seconds in all; the program sees inert stubs for the
+# each program three seconds in all (four more for the edits); the program sees inert stubs for the
 # runtime's tools and for process and file calls. It is
 # a narrow room, not a security boundary: the code already ran in the runtime
 # that wrote the log.
@@ -139,22 +143,106 @@ end
 
 PROBES = {}
 PROBES_MAX = 256
+MUTATION_BUDGET_SECONDS = 4.0
+UNKNOWN = %w[Budget Timeout::Error NoMemoryError SystemStackError].freeze
 
 # The answers under the inputs that give the most probes a non-empty answer (the
-# first on a tie). A program that never names kwargs or args answers alike under
-# every input, so it is run under the first only.
+# first on a tie), and those inputs. A program that never names kwargs or args
+# answers alike under every input, so it is run under the first only.
 def most_telling(code, probes)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + BUDGET_SECONDS
   best = []
+  best_variant = 0
   best_score = -1
   variants = code.match?(/\b(?:kwargs|args)\b/) ? probes[0]["inputs"].size : 1
   variants.times do |variant|
     outcome = probes.map { |probe| run_probe(code, probe, probe["inputs"][variant], deadline) }
     score = outcome.count { |r| telling?(r) }
-    best, best_score = outcome, score if score > best_score
+    best, best_variant, best_score = outcome, variant, score if score > best_score
     break if score == probes.size
   end
-  best
+  [best, best_variant]
+end
+
+# One edit's operations (_mutations.py) applied to a copy of a probe: del or
+# add a record, set a field.
+def patched(probe, ops)
+  copy = Marshal.load(Marshal.dump(probe))
+  history = copy["history"]
+  ops.each do |op|
+    case op[0]
+    when "del" then history.delete_at(op[1])
+    when "set"
+      target = op[2][0..-2].reduce(history.fetch(op[1])) { |node, key| node.fetch(key) }
+      target[op[2][-1]] = op[3]
+    when "add" then history << op[1]
+    end
+  end
+  copy
+end
+
+def canonical(value)
+  case value
+  when Hash
+    if value.keys == ["d"] && value["d"].is_a?(Array)
+      { "d" => value["d"].map { |item| canonical(item) }.sort_by(&:inspect) }
+    else
+      value.keys.sort.to_h { |k| [k, canonical(value[k])] }
+    end
+  when Array then value.map { |v| canonical(v) }
+  else value
+  end
+end
+
+DIGITS = /\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/
+
+# The answer with every number (also inside a text) written #; the numbers, in
+# order, go to numbers.
+def skeleton(value, numbers)
+  case value
+  when true, false, nil then value.inspect
+  when Integer, Float
+    numbers << value.to_f
+    "#"
+  when String
+    value.scan(DIGITS) { |d| numbers << d.to_f }
+    value.gsub(DIGITS, "#")
+  when Array then "[#{value.map { |v| skeleton(v, numbers) }.join(",")}]"
+  when Hash then "{#{value.keys.sort.map { |k| "#{k}:#{skeleton(value[k], numbers)}" }.join(",")}}"
+  else "?"
+  end
+end
+
+# How an edit changed an answer: 0 not; only its numbers: + up, - down, b both; 1 more.
+def mark(before, after)
+  first = []
+  second = []
+  return "1" if skeleton(canonical(before), first) != skeleton(canonical(after), second)
+  return "0" if first == second
+  return "1" if first.size != second.size
+
+  pairs = first.zip(second)
+  up = pairs.any? { |a, b| b > a }
+  down = pairs.any? { |a, b| b < a }
+  up && down ? "b" : up ? "+" : "-"
+end
+
+# Per probe, one character an edit: how it changed the answer (mark), ? unknown.
+def changes(code, probes, mutations, variant, base)
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + MUTATION_BUDGET_SECONDS
+  probes.zip(mutations, base).map do |probe, edits, before|
+    edits.map do |ops|
+      copy = begin
+        patched(probe, ops)
+      rescue IndexError, KeyError, NoMethodError, TypeError
+        next "?"
+      end
+      result = run_probe(code, copy, copy["inputs"][variant], deadline)
+      if !result["ok"] && UNKNOWN.include?(result["error"]) then "?"
+      else mark(before, result)
+      end
+    end.join
+  end
 end
 
 def answer(line)
@@ -162,14 +250,17 @@ def answer(line)
   key = item["key"].to_s
   if item.key?("probes")
     PROBES.clear if PROBES.size >= PROBES_MAX
-    PROBES[key] = item["probes"]
+    mutations = item["probes"].map { |probe| probe.delete("mutations") || [] }
+    PROBES[key] = [item["probes"], mutations]
   end
-  probes = PROBES[key]
+  probes, mutations = PROBES[key]
   return JSON.generate({ "error" => "unknown probes" }) if probes.nil?
 
-  outcome = most_telling(item["code"].to_s, probes)
+  code = item["code"].to_s
+  outcome, variant = most_telling(code, probes)
+  changed = mutations.any? { |m| !m.empty? } ? changes(code, probes, mutations, variant, outcome) : nil
   begin
-    JSON.generate(outcome)
+    changed.nil? ? JSON.generate(outcome) : JSON.generate({ "outcome" => outcome, "changed" => changed })
   rescue StandardError
     JSON.generate(probes.map { { "ok" => false, "error" => "Unserializable" } })
   end

@@ -7,11 +7,17 @@ when it does not know the key): ``[{"ok": true, "value": ...} | {"ok": false,
 "error": "<type>"}, ...]`` (one entry a probe; a dict is written ``{"d": [[key, value], ...]}``). The answer is the value passed to
 ``final_answer``, else the ``result`` variable, else the last expression's value.
 
+A probe may carry ``mutations``, edits of its history (``_mutations.py``); then
+the program is also run on each edit, under the inputs its answers were given
+with, and the answer is ``{"outcome": [...], "changed": ["0+1-b?...", ...]}``:
+per probe, one character an edit (:func:`_mark`; ``?`` when the run ran out of
+time).
+
 This process is started by :mod:`._behaviour` with ``-I`` (no site, no
 environment, no current directory on the path) and stays up for the next
 program. It limits its own memory and file size (it cannot write a file), sends
 the program's standard output and error nowhere, gives each run half a second
-and each program three seconds in all, with a small set of builtins: no ``open``,
+and each program three seconds in all (four more for the edits), with a small set of builtins: no ``open``,
 ``exec``, ``eval``, ``input`` or ``breakpoint``, imports only from a list of pure
 standard-library modules. Names the program does not define (the runtime's tools)
 are inert stubs. It is a narrow room, not a security boundary: the code already
@@ -66,6 +72,7 @@ _BLOCKED = frozenset(
 )
 _SECONDS = 0.5
 _BUDGET = 3.0
+_MUTATION_BUDGET = 4.0
 _MEMORY = 1 << 30
 
 
@@ -281,18 +288,21 @@ def _telling(result: dict[str, Any]) -> bool:
 
 
 _INPUT_NAMES = re.compile(r"\b(?:kwargs|args)\b")
-_PROBES: dict[str, list[bytes]] = {}
+_PROBES: dict[str, tuple[list[bytes], list[list[Any]]]] = {}
 _PROBES_MAX = 256
 
 
-def _most_telling(program: Any, probes: list[bytes], uses_inputs: bool) -> list[dict[str, Any]]:
-    """The answers under the inputs that give the most probes a non-empty answer (the first on a tie).
+def _most_telling(
+    program: Any, probes: list[bytes], uses_inputs: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """The answers under the inputs that give the most probes a non-empty answer (the first on a tie), and those inputs.
 
     A program that never names ``kwargs`` or ``args`` answers alike under every
     input, so it is run under the first only.
     """
     deadline = time.monotonic() + _BUDGET
     best: list[dict[str, Any]] = []
+    best_variant = 0
     best_score = -1
     variants = len(pickle.loads(probes[0])["inputs"]) if uses_inputs else 1
     for variant in range(variants):
@@ -303,10 +313,102 @@ def _most_telling(program: Any, probes: list[bytes], uses_inputs: bool) -> list[
             outcome.append(_run(program, copy, copy["inputs"][variant], deadline))
         score = sum(_telling(r) for r in outcome)
         if score > best_score:
-            best, best_score = outcome, score
+            best, best_variant, best_score = outcome, variant, score
         if score == len(probes):
             break
-    return best
+    return best, best_variant
+
+
+def _patch(probe: dict[str, Any], ops: list[Any]) -> None:
+    """Apply one edit's operations to a probe (``_mutations.py``): ``del`` or ``add`` a record, ``set`` a field."""
+    history = probe["history"]
+    for op in ops:
+        if op[0] == "del":
+            del history[op[1]]
+        elif op[0] == "set":
+            target = history[op[1]]
+            for key in op[2][:-1]:
+                target = target[key]
+            target[op[2][-1]] = op[3]
+        elif op[0] == "add":
+            history.append(op[1])
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"d"} and isinstance(value["d"], list):
+            return {"d": sorted((_canonical(item) for item in value["d"]), key=repr)}
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+_DIGITS = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def _skeleton(value: Any, numbers: list[float]) -> str:
+    """The answer with every number (also inside a text) written ``#``; the numbers, in order, go to ``numbers``."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int | float):
+        numbers.append(float(value))
+        return "#"
+    if isinstance(value, str):
+        numbers.extend(float(d) for d in _DIGITS.findall(value))
+        return _DIGITS.sub("#", value)
+    if isinstance(value, list):
+        return "[" + ",".join(_skeleton(v, numbers) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_skeleton(value[k], numbers)}" for k in sorted(value)) + "}"
+    return "?"
+
+
+def _mark(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """How an edit changed an answer: ``0`` not; only its numbers: ``+`` up, ``-`` down, ``b`` both; ``1`` more."""
+    first: list[float] = []
+    second: list[float] = []
+    if _skeleton(_canonical(before), first) != _skeleton(_canonical(after), second):
+        return "1"
+    if first == second:
+        return "0"
+    if len(first) != len(second):
+        return "1"
+    up = any(b > a for a, b in zip(first, second, strict=True))
+    down = any(b < a for a, b in zip(first, second, strict=True))
+    return "b" if up and down else "+" if up else "-"
+
+
+_UNKNOWN = frozenset({"Budget", "TimeoutError", "MemoryError", "RecursionError"})
+
+
+def _changes(
+    program: Any,
+    probes: list[bytes],
+    mutations: list[list[Any]],
+    variant: int,
+    base: list[dict[str, Any]],
+) -> list[str]:
+    """Per probe, one character an edit: how it changed the answer (:func:`_mark`), ``?`` unknown."""
+    deadline = time.monotonic() + _MUTATION_BUDGET
+    changed = []
+    for frozen, edits, before in zip(probes, mutations, base, strict=True):
+        marks = []
+        for ops in edits:
+            copy = pickle.loads(frozen)
+            try:
+                _patch(copy, ops)
+            except (LookupError, TypeError):
+                marks.append("?")
+                continue
+            copy["context"]["conversation_history"] = copy["history"]
+            result = _run(program, copy, copy["inputs"][variant], deadline)
+            if not result["ok"] and result["error"] in _UNKNOWN:
+                marks.append("?")
+            else:
+                marks.append(_mark(before, result))
+        changed.append("".join(marks))
+    return changed
 
 
 def _answer(line: str) -> str:
@@ -316,21 +418,28 @@ def _answer(line: str) -> str:
         if "probes" in item:
             if len(_PROBES) >= _PROBES_MAX:
                 _PROBES.clear()
-            _PROBES[key] = [pickle.dumps(p) for p in item["probes"]]
+            mutations = [list(p.pop("mutations", None) or []) for p in item["probes"]]
+            _PROBES[key] = ([pickle.dumps(p) for p in item["probes"]], mutations)
         code = str(item["code"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return json.dumps({"error": "bad request"})
-    probes = _PROBES.get(key)
-    if probes is None:
+    stored = _PROBES.get(key)
+    if stored is None:
         return json.dumps({"error": "unknown probes"})
+    probes, mutations = stored
+    changed: list[str] | None = None
     try:
         program = _compile(code)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         outcome = [{"ok": False, "error": "SyntaxError"} for _ in probes]
     else:
-        outcome = _most_telling(program, probes, _INPUT_NAMES.search(code) is not None)
+        outcome, variant = _most_telling(program, probes, _INPUT_NAMES.search(code) is not None)
+        if any(mutations):
+            changed = _changes(program, probes, mutations, variant, outcome)
     try:
-        return json.dumps(outcome)
+        if changed is None:
+            return json.dumps(outcome)
+        return json.dumps({"outcome": outcome, "changed": changed})
     except (TypeError, ValueError, RecursionError):
         return json.dumps([{"ok": False, "error": "Unserializable"} for _ in probes])
 

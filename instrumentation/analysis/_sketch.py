@@ -258,16 +258,51 @@ def decode(sketch: str) -> list[int]:
     return [int(sketch[i : i + WORD_HEX], 16) for i in range(0, len(sketch), WORD_HEX)]
 
 
-def similarity(a: str, b: str) -> float:
-    """Estimated Jaccard similarity of two sketches: the share of equal words."""
-    same = sum(a[i : i + WORD_HEX] == b[i : i + WORD_HEX] for i in range(0, SKETCH_HEX, WORD_HEX))
+FOOTPRINT_SIMILARITY: Final = 0.95
+"""Footprints that agree this much (and answers that share :data:`FOOTPRINT_FLOOR`) make one program.
+
+Behavioural scheme v5, pre-registration version 10 (``[boilerplate]
+footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
+"""
+
+FOOTPRINT_FLOOR: Final = 0.2
+"""The least share of answers for the footprint rule (``[boilerplate] footprint_floor``)."""
+
+
+def _share(a: str, b: str, start: int) -> float:
+    end = start + SKETCH_HEX
+    same = sum(a[i : i + WORD_HEX] == b[i : i + WORD_HEX] for i in range(start, end, WORD_HEX))
     return same / NUM_PERM
 
 
-def bands(sketch: str, rows: int) -> list[str]:
-    """The sketch cut into bands of ``rows`` words (LSH: equal band, candidate pair)."""
+def similarity(a: str, b: str) -> float:
+    """Estimated similarity of two sketches: the share of equal words of their answers' part.
+
+    A behavioural sketch may carry a second part, its footprint (which edits
+    of the probes change the answer, :mod:`._mutations`). When both sketches
+    carry one, their footprints agree at least :data:`FOOTPRINT_SIMILARITY` and
+    their answers at least :data:`FOOTPRINT_FLOOR`, the footprints' agreement
+    is the similarity: one program written two ways, whatever its answers look
+    like. The SQL macro ``sketch_similarity`` is the same rule.
+    """
+    answers = _share(a, b, 0)
+    if len(a) == len(b) == 2 * SKETCH_HEX and answers >= FOOTPRINT_FLOOR:
+        footprints = _share(a, b, SKETCH_HEX)
+        if footprints >= FOOTPRINT_SIMILARITY:
+            return max(answers, footprints)
+    return answers
+
+
+def bands(sketch: str, rows: int, count: int | None = None) -> list[str]:
+    """The sketch's LSH bands: ``count`` bands of ``rows`` words (equal band, candidate pair).
+
+    A sketch with a footprint has ``count`` more, from its second part; band
+    ``i`` is only ever compared with band ``i`` (the SQL numbers them alike).
+    """
     width = rows * WORD_HEX
-    return [sketch[i : i + width] for i in range(0, SKETCH_HEX - width + 1, width)]
+    count = SKETCH_HEX // width if count is None else count
+    parts = [sketch[start : start + SKETCH_HEX] for start in range(0, len(sketch), SKETCH_HEX)]
+    return [part[i * width : (i + 1) * width] for part in parts[:2] for i in range(count)]
 
 
 # ---------------------------------------------------------------------------

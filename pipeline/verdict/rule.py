@@ -25,7 +25,11 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from recurscope.instrumentation.analysis import SKETCH_WORDS
+from recurscope.instrumentation.analysis import (
+    SKETCH_FOOTPRINT_FLOOR,
+    SKETCH_FOOTPRINT_SIMILARITY,
+    SKETCH_WORDS,
+)
 
 from ..errors import PreregistrationError
 from ..evidence.clusters import ClusterSettings
@@ -390,6 +394,16 @@ def _cluster_settings(boilerplate: Mapping[str, Any], file: Path) -> ClusterSett
             f"{file}: [boilerplate] band_rows x band_count must be at least 1 and at most "
             f"{SKETCH_WORDS} (the sketch's words), got {rows} x {count}."
         )
+    for key, fixed in (
+        ("footprint_similarity", SKETCH_FOOTPRINT_SIMILARITY),
+        ("footprint_floor", SKETCH_FOOTPRINT_FLOOR),
+    ):
+        if key in boilerplate and _number(boilerplate, key, "boilerplate", float) != fixed:
+            raise PreregistrationError(
+                f"{file}: [boilerplate] {key} = {boilerplate[key]!r}, but the sketch scheme "
+                f"fixes it at {fixed} (instrumentation/analysis/_sketch.py and the SQL macro "
+                "sketch_similarity): a different value is a new sketch scheme, not a setting."
+            )
     return ClusterSettings(threshold=similarity, band_rows=rows, band_count=count)
 
 

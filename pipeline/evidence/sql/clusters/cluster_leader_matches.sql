@@ -14,10 +14,11 @@ leader_bands as (
         leaders.seq,
         leaders.sketch,
         bands.band_no,
-        sketch_band(leaders.sketch, bands.band_no, $band_rows) as band
+        sketch_band(leaders.sketch, bands.band_no, $band_rows, $band_count) as band
     from shape_cluster_members as leaders
     cross join sketch_band_numbers($band_count) as bands
     where leaders.is_leader and leaders.sketch is not null
+        and sketch_band(leaders.sketch, bands.band_no, $band_rows, $band_count) <> ''
 ),
 
 candidates as (

@@ -81,15 +81,21 @@ CREATE OR REPLACE TEMP MACRO sampling_marked(resource_attrs, span_attrs, trace_s
     );
 
 -- Code sketches (`recurscope.code.sketch`): 64 MinHash values as 8 hex digits
--- each. A sketch is usable only when it is exactly that (a hostile span can
--- carry anything); the similarity is the share of equal words (datasketch's
--- Jaccard estimate); bands are `rows` consecutive words (LSH candidates).
+-- each, the answers' part, and for a behavioural sketch whose answers some
+-- probe edit changes, 64 more, its footprint (scheme v5). A sketch is usable
+-- only when it is exactly that (a hostile span can carry anything); the share
+-- of equal words is datasketch's Jaccard estimate; bands are `rows`
+-- consecutive words (LSH candidates), those of the footprint numbered after
+-- the answers'.
 CREATE OR REPLACE TEMP MACRO valid_sketch(sketch) AS
-    coalesce(length(sketch) = 512 AND regexp_full_match(sketch, '[0-9a-f]{512}'), FALSE);
+    coalesce(
+        length(sketch) IN (512, 1024) AND regexp_full_match(sketch, '[0-9a-f]+'), FALSE
+    );
 
--- Spelled out word by word: a lambda over range(64) costs ~6x more per pair,
--- and scoring pairs is nearly all of clustering's time (docs/benchmarks.md).
-CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
+-- The share of equal words among the first 64. Spelled out word by word: a
+-- lambda over range(64) costs ~6x more per pair, and scoring pairs is nearly
+-- all of clustering's time (docs/benchmarks.md).
+CREATE OR REPLACE TEMP MACRO sketch_share(a, b) AS
     (
         (substr(a, 1, 8) = substr(b, 1, 8))::INTEGER
         + (substr(a, 9, 8) = substr(b, 9, 8))::INTEGER
@@ -157,8 +163,28 @@ CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
         + (substr(a, 505, 8) = substr(b, 505, 8))::INTEGER
     ) / 64.0;
 
-CREATE OR REPLACE TEMP MACRO sketch_band(sketch, band_no, band_rows) AS
-    substr(sketch, 8 * band_rows * band_no + 1, 8 * band_rows);
+-- The similarity (`_sketch.similarity`, the same rule): the answers' share,
+-- unless both sketches have footprints that agree at least 0.95 and answers
+-- that share at least 0.2 — then the footprints' share (pre-registration
+-- version 10, `[boilerplate] footprint_similarity` and `footprint_floor`).
+CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
+    CASE
+        WHEN length(a) = 1024 AND length(b) = 1024
+            AND sketch_share(a, b) >= 0.2
+            AND sketch_share(substr(a, 513), substr(b, 513)) >= 0.95
+        THEN greatest(sketch_share(a, b), sketch_share(substr(a, 513), substr(b, 513)))
+        ELSE sketch_share(a, b)
+    END;
 
+-- Band `band_no` of `band_count` bands of `band_rows` words of the answers'
+-- part, then as many of the footprint's (empty when there is none).
+CREATE OR REPLACE TEMP MACRO sketch_band(sketch, band_no, band_rows, band_count) AS
+    CASE
+        WHEN band_no < band_count THEN substr(sketch, 8 * band_rows * band_no + 1, 8 * band_rows)
+        ELSE substr(sketch, 513 + 8 * band_rows * (band_no - band_count), 8 * band_rows)
+    END;
+
+-- The band numbers of a sketch with a footprint: `band_count` of each part (a
+-- sketch without one has empty bands past its answers', which never match).
 CREATE OR REPLACE TEMP MACRO sketch_band_numbers(band_count) AS TABLE
-    SELECT range AS band_no FROM range(band_count);
+    SELECT range AS band_no FROM range(2 * band_count);

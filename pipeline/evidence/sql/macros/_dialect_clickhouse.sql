@@ -75,14 +75,22 @@ CREATE OR REPLACE FUNCTION sampling_marked AS (resource_attrs, span_attrs, trace
     OR trace_state LIKE '%th:%';
 
 CREATE OR REPLACE FUNCTION valid_sketch AS (sketch) ->
-    coalesce(length(sketch) = 512 AND match(sketch, '^[0-9a-f]{512}$'), false);
+    coalesce(length(sketch) IN (512, 1024) AND match(sketch, '^[0-9a-f]+$'), false);
 
-CREATE OR REPLACE FUNCTION sketch_similarity AS (a, b) ->
-    arraySum(arrayMap(i -> substring(a, 8 * i + 1, 8) = substring(b, 8 * i + 1, 8),
+CREATE OR REPLACE FUNCTION sketch_share AS (a, b, start) ->
+    arraySum(arrayMap(i -> substring(a, start + 8 * i + 1, 8) = substring(b, start + 8 * i + 1, 8),
                       range(64))) / 64.0;
 
-CREATE OR REPLACE FUNCTION sketch_band AS (sketch, band_no, band_rows) ->
-    substring(sketch, 8 * band_rows * band_no + 1, 8 * band_rows);
+CREATE OR REPLACE FUNCTION sketch_similarity AS (a, b) ->
+    if(length(a) = 1024 AND length(b) = 1024
+           AND sketch_share(a, b, 0) >= 0.2 AND sketch_share(a, b, 512) >= 0.95,
+       greatest(sketch_share(a, b, 0), sketch_share(a, b, 512)),
+       sketch_share(a, b, 0));
+
+CREATE OR REPLACE FUNCTION sketch_band AS (sketch, band_no, band_rows, band_count) ->
+    if(band_no < band_count,
+       substring(sketch, 8 * band_rows * band_no + 1, 8 * band_rows),
+       substring(sketch, 513 + 8 * band_rows * (band_no - band_count), 8 * band_rows));
 
 -- DuckDB spellings used by the models.
 CREATE OR REPLACE FUNCTION len AS (items) -> length(items);
