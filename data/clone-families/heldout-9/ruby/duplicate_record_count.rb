@@ -1,0 +1,3 @@
+records = context[:conversation_history] || []
+ids = records.map { |r| r[:call_id] }
+ids.size - ids.uniq.size
