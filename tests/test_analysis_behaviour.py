@@ -237,6 +237,18 @@ class TestSandbox:
         monkeypatch.delenv(_behaviour.ENV_SWITCH)
         assert program_sketch(LAST_USERS, "python", analysis.sketch) != analysis.sketch
 
+    def test_the_answers_switch_skips_the_edits_and_still_matches_on_answers(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        analysis = analyze_code(FAILED_COUNT, "python")
+        full = program_sketch(FAILED_COUNT, "python", analysis.sketch)
+        monkeypatch.setenv(_behaviour.ENV_SWITCH, "answers")
+        monkeypatch.setattr(_behaviour, "_CACHE", type(_behaviour._CACHE)())
+        answers = program_sketch(FAILED_COUNT, "python", analysis.sketch)
+        assert full is not None and answers is not None
+        assert len(full) == 1024 and answers == full[:512]
+        assert similarity(full, answers) == 1.0
+
     def test_hostile_code_never_raises(self) -> None:
         for code in (
             "result = conversation_history[",  # does not parse: no static sketch either

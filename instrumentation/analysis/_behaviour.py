@@ -38,7 +38,8 @@ When the answers say nothing (every probe empty or failing: the program needs
 something the probes lack, or its language's interpreter is missing) the
 program keeps its static sketch (scheme v3); the two kinds of feature never
 share a word, so a static and a behavioural sketch never match by chance.
-``RECURSCOPE_SKETCH=static`` turns the sandbox off (every sketch static).
+``RECURSCOPE_SKETCH=static`` turns the sandbox off (every sketch static);
+``RECURSCOPE_SKETCH=answers`` runs the probes but not their edits (no footprint).
 """
 
 from __future__ import annotations
@@ -199,11 +200,11 @@ class _ProbeSet:
 
     __slots__ = ("_own", "edits", "json", "key", "probes")
 
-    def __init__(self, items: list[dict[str, Any]]) -> None:
+    def __init__(self, items: list[dict[str, Any]], edited: bool = True) -> None:
         self.probes = items
-        self.edits = [mutations(probe) for probe in items]
+        self.edits = [mutations(probe) if edited else [] for probe in items]
         sent = [
-            {**probe, "mutations": [ops for _, ops in edits]}
+            {**probe, "mutations": [ops for _, ops in edits]} if edits else probe
             for probe, edits in zip(items, self.edits, strict=True)
         ]
         self.json = json.dumps(sent, separators=(",", ":"))
@@ -223,15 +224,17 @@ def _probe_set(
     lits: tuple[tuple[str, str], ...],
     keys: tuple[str, ...],
     inputs: tuple[tuple[str, str | None], ...],
+    edited: bool,
 ) -> _ProbeSet:
-    return _ProbeSet(probes(lits, keys, dict(inputs)))
+    return _ProbeSet(probes(lits, keys, dict(inputs)), edited)
 
 
-def _probes_for(code: str, language: str) -> _ProbeSet:
+def _probes_for(code: str, language: str, edited: bool = True) -> _ProbeSet:
     return _probe_set(
         tuple(literals(code, language)),
         tuple(record_keys(code)),
         tuple(sorted(input_keys(code).items())),
+        edited,
     )
 
 
@@ -381,13 +384,13 @@ def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
     return found if selects else set()
 
 
-def behaviour_sketch(code: str, language: str) -> str | None:
+def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | None:
     """The behavioural sketch of a program, or None when its answers say nothing or it could not run.
 
     The answers' MinHash, followed by the footprint's (:func:`footprint`) when
-    some edit changes an answer.
+    some edit changes an answer; ``edited=False`` skips the edits (answers only).
     """
-    probe_set = _probes_for(code, language)
+    probe_set = _probes_for(code, language, edited)
     outcome = run(code, language, probe_set)
     if outcome is None:
         return None
@@ -403,9 +406,11 @@ def program_sketch(code: str, language: str, static: str | None) -> str | None:
 
     Only a program that reads the history (``static`` is not None) is run.
     Never raises; remembers its answers. ``RECURSCOPE_SKETCH=static`` skips the
-    sandbox.
+    sandbox; ``RECURSCOPE_SKETCH=answers`` skips the footprint's edits (a
+    sketch of the answers alone still matches a full one on its answers).
     """
-    if static is None or os.environ.get(ENV_SWITCH, "").strip().lower() == "static":
+    switch = os.environ.get(ENV_SWITCH, "").strip().lower()
+    if static is None or switch == "static":
         return static
     key = (language, code)
     with _CACHE_LOCK:
@@ -423,7 +428,7 @@ def program_sketch(code: str, language: str, static: str | None) -> str | None:
                 )
             sketch = None
         else:
-            sketch = behaviour_sketch(code, language)
+            sketch = behaviour_sketch(code, language, edited=switch != "answers")
     except Exception:  # the host runtime never sees a sketch failure
         log.debug("behavioural sketch failed", exc_info=True)
         sketch = None

@@ -121,11 +121,16 @@ def plain(value, depth = 0)
   end
 end
 
-def run_probe(code, probe, inputs, deadline)
+def run_probe(code, probe, inputs, deadline, ops = nil)
   return { "ok" => false, "error" => "Budget" } if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
 
   history = symbolize(probe["history"])
-  context = symbolize(probe["context"])
+  begin
+    edit(history, ops) if ops
+  rescue IndexError, KeyError, NoMethodError, TypeError
+    return { "ok" => false, "error" => "Edit" }
+  end
+  context = symbolize(probe["context"].reject { |key, _| key == "conversation_history" })
   context[:conversation_history] = history
   kwargs = Hash.new(inputs["default"])
   inputs["kwargs"].each { |key, value| kwargs[key.to_sym] = value }
@@ -144,7 +149,7 @@ end
 PROBES = {}
 PROBES_MAX = 256
 MUTATION_BUDGET_SECONDS = 4.0
-UNKNOWN = %w[Budget Timeout::Error NoMemoryError SystemStackError].freeze
+UNKNOWN = %w[Budget Edit Timeout::Error NoMemoryError SystemStackError].freeze
 
 # The answers under the inputs that give the most probes a non-empty answer (the
 # first on a tie), and those inputs. A program that never names kwargs or args
@@ -164,21 +169,18 @@ def most_telling(code, probes)
   [best, best_variant]
 end
 
-# One edit's operations (_mutations.py) applied to a copy of a probe: del or
-# add a record, set a field.
-def patched(probe, ops)
-  copy = Marshal.load(Marshal.dump(probe))
-  history = copy["history"]
+# One edit's operations (_mutations.py) applied to a fresh (symbolized) copy of
+# a probe's history: del or add a record, set a field.
+def edit(history, ops)
   ops.each do |op|
     case op[0]
     when "del" then history.delete_at(op[1])
     when "set"
-      target = op[2][0..-2].reduce(history.fetch(op[1])) { |node, key| node.fetch(key) }
-      target[op[2][-1]] = op[3]
-    when "add" then history << op[1]
+      target = op[2][0..-2].reduce(history.fetch(op[1])) { |node, key| node.fetch(key.to_sym) }
+      target[op[2][-1].to_sym] = symbolize(op[3])
+    when "add" then history << symbolize(op[1])
     end
   end
-  copy
 end
 
 def canonical(value)
@@ -232,12 +234,7 @@ def changes(code, probes, mutations, variant, base)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + MUTATION_BUDGET_SECONDS
   probes.zip(mutations, base).map do |probe, edits, before|
     edits.map do |ops|
-      copy = begin
-        patched(probe, ops)
-      rescue IndexError, KeyError, NoMethodError, TypeError
-        next "?"
-      end
-      result = run_probe(code, copy, copy["inputs"][variant], deadline)
+      result = run_probe(code, probe, probe["inputs"][variant], deadline, ops)
       if !result["ok"] && UNKNOWN.include?(result["error"]) then "?"
       else mark(before, result)
       end

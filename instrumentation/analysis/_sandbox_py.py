@@ -419,6 +419,8 @@ def _answer(line: str) -> str:
             if len(_PROBES) >= _PROBES_MAX:
                 _PROBES.clear()
             mutations = [list(p.pop("mutations", None) or []) for p in item["probes"]]
+            for p in item["probes"]:  # one history, shared: each copy unpickles it once
+                p["context"]["conversation_history"] = p["history"]
             _PROBES[key] = ([pickle.dumps(p) for p in item["probes"]], mutations)
         code = str(item["code"])
     except (ValueError, KeyError, TypeError, AttributeError):
