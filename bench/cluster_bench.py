@@ -28,6 +28,15 @@ sharing an LSH band: 3.9% here, 6.8% there). Its candidate pairs, and so its
 time, grow with the square of the sketches: it runs at 2,000-8,000 (1,000 and
 2,000 with --quick), once each.
 
+A third, *footprint*, builds scheme v5's sketches: answers as in *shared*
+but with members keeping each base word with p in 0.3-0.97 (so many
+same-family pairs fall under the similarity on answers and only their
+footprints join them), and 90% of the shapes carry a footprint (64 more
+words): members keep each word of their family's footprint with p in
+0.93-1.0, and family footprints share words with one common footprint per
+language (r ~ Beta(1, 1.5)), as programs that read every record share most
+of theirs. It runs at the shared scenario's sizes.
+
 Measured, each the best of ``--repeat`` runs (the baseline of at least 3), as
 ratios against the exact-hash grouping the evidence did before clusters
 (``code_clusters``: ``GROUP BY fingerprint`` of the same rows with calls,
@@ -75,7 +84,8 @@ LANGUAGES = ("python", "ruby")
 T0 = np.datetime64(datetime(2026, 12, 1), "ns")
 SECOND = np.timedelta64(1_000_000_000, "ns")
 SINGLETONS = 0.2  # share of shapes that are families of one on purpose
-SCENARIOS = ("independent", "shared")
+SCENARIOS = ("independent", "shared", "footprint")
+FOOTPRINTS = 0.9  # share of shapes with a footprint in the footprint scenario
 T = TypeVar("T")
 
 Words = np.ndarray[Any, np.dtype[np.uint32]]
@@ -83,11 +93,17 @@ Words = np.ndarray[Any, np.dtype[np.uint32]]
 
 @dataclass(frozen=True, slots=True)
 class Shapes:
-    """Distinct shapes: 64 words each, a language index and a first-seen time (ns)."""
+    """Distinct shapes: 64 words each, a language index and a first-seen time (ns).
+
+    ``steps``: a footprint's 64 words per shape, used where ``stepped`` is true
+    (the footprint scenario; scheme v5's 1024-character sketches).
+    """
 
     words: Words
     language: np.ndarray[Any, np.dtype[np.int64]]
     first_seen: np.ndarray[Any, np.dtype[np.datetime64]]
+    steps: Words | None = None
+    stepped: np.ndarray[Any, np.dtype[np.bool_]] | None = None
 
     def __len__(self) -> int:
         return len(self.language)
@@ -98,11 +114,16 @@ def _random_words(rng: np.random.Generator, shape: tuple[int, ...]) -> Words:
 
 
 def families(
-    count: int, rng: np.random.Generator, common: Words | None, start: np.datetime64
+    count: int,
+    rng: np.random.Generator,
+    common: Words | None,
+    start: np.datetime64,
+    footprint: Words | None = None,
 ) -> Shapes:
     """``count`` shapes in families of 1-20 plus singletons, first seen from ``start`` on.
 
-    ``common`` (one sketch per language) makes the *shared* scenario.
+    ``common`` (one sketch per language) makes the *shared* scenario;
+    ``footprint`` (one per language) the *footprint* scenario.
     """
     sizes: list[int] = []
     total = 0
@@ -120,12 +141,29 @@ def families(
         take = rng.random((family_count, WORDS)) < share[:, None]
         base = np.where(take, common[language], base)
     member_of = np.repeat(np.arange(family_count), sizes)
-    keep = rng.uniform(0.75, 0.97, size=family_count)[member_of]
+    low = 0.75 if footprint is None else 0.3  # footprints join answers far apart
+    keep = rng.uniform(low, 0.97, size=family_count)[member_of]
     kept = rng.random((count, WORDS)) < keep[:, None]
     words = np.where(kept, base[member_of], _random_words(rng, (count, WORDS)))
     order = rng.permutation(count)  # interleave the families in time
     first_seen = start + np.arange(count) * SECOND
-    return Shapes(words[order], language[member_of][order], first_seen)
+    if footprint is None:
+        return Shapes(words[order], language[member_of][order], first_seen)
+    # Footprints: a family's members keep each word of its footprint with p in
+    # 0.93-1.0 (pairs share ~0.86-1.0 of their words, many past 0.95), and
+    # family footprints share words with one common footprint, as programs
+    # that read every record share most of theirs.
+    step_base = _random_words(rng, (family_count, WORDS))
+    share = rng.beta(1.0, 1.5, size=family_count)
+    take = rng.random((family_count, WORDS)) < share[:, None]
+    step_base = np.where(take, footprint[language], step_base)
+    step_keep = rng.uniform(0.93, 1.0, size=family_count)[member_of]
+    step_kept = rng.random((count, WORDS)) < step_keep[:, None]
+    steps = np.where(step_kept, step_base[member_of], _random_words(rng, (count, WORDS)))
+    stepped = rng.random(count) < FOOTPRINTS
+    return Shapes(
+        words[order], language[member_of][order], first_seen, steps[order], stepped[order]
+    )
 
 
 def near_duplicates(
@@ -140,15 +178,24 @@ def near_duplicates(
     return Shapes(words, language[pick], start + np.arange(count) * SECOND)
 
 
-def encode(words: Words) -> list[str]:
-    """Sketches as ``_sketch.encode`` writes them: 64 eight-digit lowercase hex words."""
-    text = words.astype(">u4").tobytes().hex()
+def encode(words: Words, steps: Words | None = None, stepped: Any = None) -> list[str]:
+    """Sketches as ``_sketch.encode`` writes them: 64 eight-digit lowercase hex words,
+    followed by the footprint's 64 where a shape has one."""
     width = WORDS * 8
-    return [text[i : i + width] for i in range(0, len(text), width)]
+    text = words.astype(">u4").tobytes().hex()
+    out = [text[i : i + width] for i in range(0, len(text), width)]
+    if steps is not None and stepped is not None:
+        more = steps.astype(">u4").tobytes().hex()
+        out = [
+            sketch + more[i * width : (i + 1) * width] if has else sketch
+            for i, (sketch, has) in enumerate(zip(out, stepped, strict=True))
+        ]
+    return out
 
 
 def decode(sketches: list[str]) -> Words:
-    raw = bytes.fromhex("".join(sketches))
+    """The answers' words of each sketch (its first 64)."""
+    raw = bytes.fromhex("".join(sketch[: WORDS * 8] for sketch in sketches))
     return np.frombuffer(raw, dtype=">u4").astype(np.uint32).reshape(-1, WORDS)
 
 
@@ -159,7 +206,7 @@ def session_rows(shapes: Shapes, rng: np.random.Generator, tag: str) -> pa.Table
     shape = np.repeat(np.arange(n), sessions)
     nth = np.arange(len(shape)) - np.repeat(np.cumsum(sessions) - sessions, sessions)
     fingerprints = np.array([f"{tag}{i:015x}" for i in range(n)], dtype=object)
-    sketches = np.array(encode(shapes.words), dtype=object)
+    sketches = np.array(encode(shapes.words, shapes.steps, shapes.stepped), dtype=object)
     return pa.table(
         {
             "session_id": [f"s{v}" for v in rng.integers(0, max(1, n // 2), size=len(shape))],
@@ -252,8 +299,9 @@ def measure(
 ) -> Figures:
     """Cluster ``count`` distinct sketches from scratch, then a 1% increment."""
     rng = np.random.default_rng(count + SCENARIOS.index(scenario))
-    common = _random_words(rng, (len(LANGUAGES), WORDS)) if scenario == "shared" else None
-    rows = session_rows(families(count, rng, common, T0), rng, "a")
+    common = _random_words(rng, (len(LANGUAGES), WORDS)) if scenario != "independent" else None
+    footprint = _random_words(rng, (len(LANGUAGES), WORDS)) if scenario == "footprint" else None
+    rows = session_rows(families(count, rng, common, T0, footprint), rng, "a")
     con = database(rows)
     row_count = rows.num_rows
     del rows
@@ -276,7 +324,7 @@ def measure(
         )  # fmt: skip
         if not increment:
             return figures
-        return _increment(con, figures, rng, common, repeat)
+        return _increment(con, figures, rng, common, repeat, footprint)
     finally:
         con.close()
 
@@ -287,8 +335,12 @@ def _increment(
     rng: np.random.Generator,
     common: Words | None,
     repeat: int,
+    footprint: Words | None = None,
 ) -> Figures:
-    """1% new shapes after all others: half near registered leaders, half new families."""
+    """1% new shapes after all others: half near registered leaders, half new families.
+
+    (Near duplicates copy a leader's answers, not its footprint.)
+    """
     (last,) = con.execute("SELECT max(first_seen) FROM session_fingerprints").fetchall()[0]
     start = np.datetime64(last, "ns") + SECOND
     new = max(2, figures.sketches // 100)
@@ -298,7 +350,7 @@ def _increment(
     leader_words = decode([sketch for sketch, _ in leaders])
     leader_language = np.array([LANGUAGES.index(lang) for _, lang in leaders], dtype=np.int64)
     near = near_duplicates(leader_words, leader_language, new // 2, rng, start)
-    fresh = families(new - new // 2, rng, common, start + len(near) * SECOND)
+    fresh = families(new - new // 2, rng, common, start + len(near) * SECOND, footprint)
     added = pa.concat_tables(
         [session_rows(near, rng, "b"), session_rows(fresh, rng, "c")]
     ).combine_chunks()
@@ -423,6 +475,8 @@ def main() -> int:
     results = [_in_child("independent", n, options.repeat) for n in sizes]
     # The shared scenario grows with the square of the sketches: smaller, one run each.
     results += [_in_child("shared", n, 1) for n in shared_sizes]
+    # Scheme v5's sketches: answers as in shared, 90% with a footprint beside.
+    results += [_in_child("footprint", n, 1) for n in shared_sizes]
     _print(results, options.markdown)
     if options.steps:
         for scenario, n in (("independent", sizes[-1]), ("shared", shared_sizes[-1])):
