@@ -299,7 +299,7 @@ RB_FAILED_COUNT = "(context[:conversation_history] || []).count { |r| !r[:outcom
 def marks(code: str, language: str) -> dict[str, str]:
     """Probe 0's mark for each edit, by the edit's name."""
     probe_set = _behaviour._probes_for(code, language)
-    outcome = _behaviour.run(code, language, probe_set)
+    outcome = _behaviour.run(code, language, probe_set, edit=True)
     assert outcome is not None
     names = [name for name, _ in probe_set.edits[0]]
     return dict(zip(names, outcome.changed[0], strict=True))
@@ -341,7 +341,7 @@ class TestFootprint:
 
     def test_the_footprint_names_no_identifier_or_literal(self) -> None:
         probe_set = _behaviour._probes_for(MEAN_GAP_MINUTES, "python")
-        outcome = _behaviour.run(MEAN_GAP_MINUTES, "python", probe_set)
+        outcome = _behaviour.run(MEAN_GAP_MINUTES, "python", probe_set, edit=True)
         assert outcome is not None
         found = _behaviour.footprint(outcome, probe_set)
         assert found and all(

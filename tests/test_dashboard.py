@@ -475,7 +475,6 @@ def test_the_boilerplate_sweep_puts_the_registered_threshold_beside_the_exact_sh
         "exact hash",
         "≥ 0.5",
         "≥ 0.6",
-        "≥ 0.65",
         "≥ 0.7",
         "≥ 0.8",
         "≥ 0.9",

@@ -98,11 +98,11 @@ class _Worker:
         ruby = shutil.which("ruby")
         return None if ruby is None else [ruby, "--disable-gems", str(_RB_RUNNER)]
 
-    def ask(self, code: str, probe_set: _ProbeSet) -> Any:
+    def ask(self, code: str, probe_set: _ProbeSet, edit: bool = False) -> Any:
         """The runner's answers for one program, or None (no interpreter, a crash, a timeout)."""
         with self._lock:
             for _ in range(2):  # once more, with the probes, if the process forgot them
-                answer = self._exchange(code, probe_set)
+                answer = self._exchange(code, probe_set, edit)
                 if isinstance(answer, list) or (isinstance(answer, dict) and "outcome" in answer):
                     return answer
                 if answer != {"error": "unknown probes"}:
@@ -110,12 +110,12 @@ class _Worker:
                 self._sent.discard(probe_set.key)
             return None
 
-    def _exchange(self, code: str, probe_set: _ProbeSet) -> Any:
+    def _exchange(self, code: str, probe_set: _ProbeSet, edit: bool) -> Any:
         try:
             proc = self._ensure()
             if proc is None or proc.stdin is None or proc.stdout is None:
                 return None
-            request = json.dumps({"code": code, "key": probe_set.key})
+            request = json.dumps({"code": code, "key": probe_set.key, "edit": edit})
             if probe_set.key not in self._sent:
                 request = f'{request[:-1]}, "probes": {probe_set.json}}}'
             proc.stdin.write(request + "\n")
@@ -244,13 +244,18 @@ class Outcome(list[dict[str, Any]]):
     changed: list[str]
 
 
-def run(code: str, language: str, probe_set: _ProbeSet | None = None) -> Outcome | None:
-    """The program's outcome on each probe, or None if it could not run."""
+def run(
+    code: str, language: str, probe_set: _ProbeSet | None = None, edit: bool = False
+) -> Outcome | None:
+    """The program's outcome on each probe, or None if it could not run.
+
+    ``edit``: also run it on the probe set's edits (``outcome.changed``).
+    """
     worker = _WORKERS.get(language)
     if worker is None:
         return None
     probe_set = probe_set or _probes_for(code, language)
-    answer = worker.ask(code, probe_set)
+    answer = worker.ask(code, probe_set, edit)
     if isinstance(answer, dict):
         changed, answer = answer.get("changed"), answer.get("outcome")
     else:
@@ -396,8 +401,12 @@ def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | Non
         return None
     found = features(code, language, outcome, probe_set)
     if not informative(found):
-        return None
-    steps = footprint(outcome, probe_set)
+        return None  # asked first without the edits: they would be wasted here
+    steps: set[str] = set()
+    if edited:
+        again = run(code, language, probe_set, edit=True)
+        if again is not None and list(again) == list(outcome):
+            steps = footprint(again, probe_set)
     return encode(minhash(found)) + (encode(minhash(steps)) if steps else "")
 
 

@@ -8,9 +8,9 @@
 # {"ok": false, "error": "<class>"}, ...], one entry a probe. The answer is the
 # `result` local when the program sets it, else the program's last value;
 # Agent::Outcome.ok(x) is x. A Hash is written as {"d": [[key, value], ...]}.
-# A probe may carry "mutations", edits of its history (_mutations.py); then the
-# program also runs on each edit, under the inputs its answers were given with,
-# and the answer is {"outcome": [...], "changed": ["0+1-b?...", ...]}: per
+# A probe may carry "mutations", edits of its history (_mutations.py); a request
+# with "edit": true then also runs the program on each edit, under the inputs
+# its answers were given with, and the answer is {"outcome": [...], "changed": ["0+1-b?...", ...]}: per
 # probe, one character an edit (mark; ? when the run ran out of time).
 #
 # The process stays up for the next program. It limits its own memory and file
@@ -255,7 +255,8 @@ def answer(line)
 
   code = item["code"].to_s
   outcome, variant = most_telling(code, probes)
-  changed = mutations.any? { |m| !m.empty? } ? changes(code, probes, mutations, variant, outcome) : nil
+  edited = item["edit"] && mutations.any? { |m| !m.empty? }
+  changed = edited ? changes(code, probes, mutations, variant, outcome) : nil
   begin
     changed.nil? ? JSON.generate(outcome) : JSON.generate({ "outcome" => outcome, "changed" => changed })
   rescue StandardError

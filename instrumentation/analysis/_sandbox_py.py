@@ -7,9 +7,9 @@ when it does not know the key): ``[{"ok": true, "value": ...} | {"ok": false,
 "error": "<type>"}, ...]`` (one entry a probe; a dict is written ``{"d": [[key, value], ...]}``). The answer is the value passed to
 ``final_answer``, else the ``result`` variable, else the last expression's value.
 
-A probe may carry ``mutations``, edits of its history (``_mutations.py``); then
-the program is also run on each edit, under the inputs its answers were given
-with, and the answer is ``{"outcome": [...], "changed": ["0+1-b?...", ...]}``:
+A probe may carry ``mutations``, edits of its history (``_mutations.py``); a
+request with ``"edit": true`` then also runs the program on each edit, under
+the inputs its answers were given with, and the answer is ``{"outcome": [...], "changed": ["0+1-b?...", ...]}``:
 per probe, one character an edit (:func:`_mark`; ``?`` when the run ran out of
 time).
 
@@ -436,7 +436,7 @@ def _answer(line: str) -> str:
         outcome = [{"ok": False, "error": "SyntaxError"} for _ in probes]
     else:
         outcome, variant = _most_telling(program, probes, _INPUT_NAMES.search(code) is not None)
-        if any(mutations):
+        if item.get("edit") and any(mutations):
             changed = _changes(program, probes, mutations, variant, outcome)
     try:
         if changed is None:
