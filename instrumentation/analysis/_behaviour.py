@@ -71,7 +71,7 @@ _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
 _ANSWER_SECONDS: Final = 15.0
-"""How long the parent waits for one program's answers (the runner gives it 3 s of runs)."""
+"""How long the parent waits for one program's answers (the runner gives it 3 s of runs, and 4 s more for edits)."""
 _CACHE_MAX: Final = 4096
 ENV_SWITCH: Final = "RECURSCOPE_SKETCH"
 

@@ -210,16 +210,23 @@ def skeleton(value, numbers)
     value.scan(DIGITS) { |d| numbers << d.to_f }
     value.gsub(DIGITS, "#")
   when Array then "[#{value.map { |v| skeleton(v, numbers) }.join(",")}]"
-  when Hash then "{#{value.keys.sort.map { |k| "#{k}:#{skeleton(value[k], numbers)}" }.join(",")}}"
+  when Hash then "{#{value.map { |k, v| "#{k}:#{skeleton(v, numbers)}" }.join(",")}}" # canonical sorted the keys
   else "?"
   end
 end
 
-# How an edit changed an answer: 0 not; only its numbers: + up, - down, b both; 1 more.
+# A run's result as its skeleton and its numbers.
+def shape(result)
+  numbers = []
+  [skeleton(canonical(result), numbers), numbers]
+end
+
+# How an edit changed an answer (before is its shape): 0 not; only its
+# numbers: + up, - down, b both; 1 more.
 def mark(before, after)
-  first = []
+  base, first = before
   second = []
-  return "1" if skeleton(canonical(before), first) != skeleton(canonical(after), second)
+  return "1" if base != skeleton(canonical(after), second)
   return "0" if first == second
   return "1" if first.size != second.size
 
@@ -232,7 +239,8 @@ end
 # Per probe, one character an edit: how it changed the answer (mark), ? unknown.
 def changes(code, probes, mutations, variant, base)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + MUTATION_BUDGET_SECONDS
-  probes.zip(mutations, base).map do |probe, edits, before|
+  probes.zip(mutations, base).map do |probe, edits, result|
+    before = shape(result) # once a probe, not once an edit
     edits.map do |ops|
       result = run_probe(code, probe, probe["inputs"][variant], deadline, ops)
       if !result["ok"] && UNKNOWN.include?(result["error"]) then "?"

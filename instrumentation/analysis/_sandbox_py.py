@@ -364,11 +364,17 @@ def _skeleton(value: Any, numbers: list[float]) -> str:
     return "?"
 
 
-def _mark(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """How an edit changed an answer: ``0`` not; only its numbers: ``+`` up, ``-`` down, ``b`` both; ``1`` more."""
-    first: list[float] = []
+def _shape(result: dict[str, Any]) -> tuple[str, list[float]]:
+    """A run's result as its skeleton and its numbers (:func:`_skeleton`)."""
+    numbers: list[float] = []
+    return _skeleton(_canonical(result), numbers), numbers
+
+
+def _mark(before: tuple[str, list[float]], after: dict[str, Any]) -> str:
+    """How an edit changed an answer (``before`` is its :func:`_shape`): ``0`` not; only its numbers: ``+`` up, ``-`` down, ``b`` both; ``1`` more."""
+    skeleton, first = before
     second: list[float] = []
-    if _skeleton(_canonical(before), first) != _skeleton(_canonical(after), second):
+    if skeleton != _skeleton(_canonical(after), second):
         return "1"
     if first == second:
         return "0"
@@ -392,7 +398,8 @@ def _changes(
     """Per probe, one character an edit: how it changed the answer (:func:`_mark`), ``?`` unknown."""
     deadline = time.monotonic() + _MUTATION_BUDGET
     changed = []
-    for frozen, edits, before in zip(probes, mutations, base, strict=True):
+    for frozen, edits, result in zip(probes, mutations, base, strict=True):
+        before = _shape(result)  # once a probe, not once an edit
         marks = []
         for ops in edits:
             copy = pickle.loads(frozen)
