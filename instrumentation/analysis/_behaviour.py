@@ -27,10 +27,12 @@ change its answer, and whether only its numbers move and which way, is its
 footprint (:func:`footprint`): the same for a duration in seconds and in
 minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
-whose footprints agree at least 0.95 and answers at least 0.2 are as similar
+whose footprints agree at least 0.9 and answers at least 0.1 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v5`` (pre-registration version 10; v4, version
-9, had no footprint; v3, version 8, weighed every feature alike; v2, version
+``behaviour-minhash-affine32-64-v6`` (pre-registration version 11; v5, version
+10, had footprints of how an edit moved the answer only, and probes without
+numeric record keyword arguments for a parameter's default or records without
+a need; v4, version 9, had no footprint; v3, version 8, weighed every feature alike; v2, version
 7, counted every token of the answer; v1, version 6, had the probes before
 their mending).
 
@@ -66,7 +68,7 @@ from ._mutations import RECORD_EDITS, mutations
 from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v5"
+SCHEME: Final = "behaviour-minhash-affine32-64-v6"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -370,10 +372,13 @@ _MARKS: Final = {"1": ("*",), "+": ("+",), "-": ("-",), "b": ("+", "-")}
 
 
 def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
-    """Which edits of which probe change the program's answer, and how (``2:drop.14=+``).
+    """Which edits of which probe change the program's answer (``2:drop.14``), and how (``2:drop.14=+``).
 
-    An edit that leaves the answer alike, or whose effect is unknown (the run
-    ran out of time), adds nothing. A program whose answer changes whatever
+    An edit that changes the answer gives two features: that it changes it,
+    and how (only its numbers, up or down; or more). Two spellings that
+    disagree on how (one reports a count beside a share, so its numbers move
+    both ways) still share the first. An edit that leaves the answer alike, or
+    whose effect is unknown (the run ran out of time), adds nothing. A program whose answer changes whatever
     record is dropped or flipped depends on every record: its footprint says
     nothing that tells it from another such program (a dump of the history
     with one field more or less), so it has none.
@@ -384,7 +389,10 @@ def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
         if len(marks) != len(edits):
             continue
         for (name, _), mark in zip(edits, marks, strict=True):
-            found |= {f"{p}:{name}={sign}" for sign in _MARKS.get(mark, ())}
+            signs = _MARKS.get(mark, ())
+            found |= {f"{p}:{name}={sign}" for sign in signs} | (
+                {f"{p}:{name}"} if signs else set()
+            )
             selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
     return found if selects else set()
 

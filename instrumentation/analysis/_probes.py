@@ -139,8 +139,10 @@ _INPUT_KEY: Final = re.compile(
     r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(|\[)\s*[\x22\x27:]?([A-Za-z_]\w{0,30})"
 )
 _INPUT_DEFAULT: Final = re.compile(
-    r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*,"
-    r"|\[\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*\]\s*(?:\|\||\bor\b))"
+    r"\b(?:kwargs|params|inputs|options)\s*(?:\.(?:get|fetch)\(\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*"
+    r"(?:,|\)\s*(?:\|\||\bor\b))"
+    r"|\[\s*[\x22\x27:]?([A-Za-z_]\w*)[\x22\x27]?\s*\]\s*(?:\|\||\bor\b"
+    r"|\bif\b[^\n]*?\belse\b))"
     r"\s*(?:[\x22\x27]([A-Za-z_][\w.\-]{1,39})[\x22\x27]|:([A-Za-z_]\w*))"
 )
 _RUBY_WORDS: Final = frozenset(
@@ -212,6 +214,10 @@ def literals(code: str, language: str) -> list[tuple[str, str]]:
     return sorted(found.items())[:MAX_LITERALS]
 
 
+def _own_keys(code: str) -> list[str]:
+    return _INPUT_KEY.findall(code)
+
+
 def input_keys(code: str) -> dict[str, str | None]:
     """The program's parameters (``kwargs[:method]``, ``kwargs.get("n", 3)``): key → its text default.
 
@@ -268,8 +274,16 @@ def record_keys(code: str) -> list[str]:
     keys = {a or b for a, b in _KEY_USE.findall(code)}
     for path in _DIG.findall(code):
         keys |= {a or b for a, b in re.findall(_KEY, path)}
-    keys -= RECORD_FIELDS | _CONTEXT_KEYS | {HISTORY_KEY} | set(_KWARG_KEYS)
-    return sorted(keys)[:3]
+    keys -= RECORD_FIELDS | _CONTEXT_KEYS | {HISTORY_KEY} | set(_KWARG_KEYS) | set(_own_keys(code))
+    # a parameter's text default may name a key the program looks up in records
+    # (``key = kwargs.get("key", "timeout")`` ... ``rec["kwargs"].get(key)``)
+    defaults = set(input_defaults(code).values()) - RECORD_FIELDS - _NOT_LITERALS - set(_KWARG_KEYS)
+    return (sorted(keys)[:3] + sorted(defaults - keys))[:4]
+
+
+def _slot(text: str, count: int) -> int:
+    """A fixed choice among ``count`` by a hash of the text alone."""
+    return int.from_bytes(sha1(text.encode("utf-8", "surrogatepass")).digest()[:4], "big") % count
 
 
 def renames(code_literals: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -313,8 +327,8 @@ def probes(
             for i in range(n)
         ]
         for i, record in enumerate(history):
-            for k, key in enumerate(extra):
-                if i % (k + 2) == 1:
+            for key in extra:  # which records have a key: by the key alone, not by the others
+                if i % (2 + _slot(key, 3)) == 1:
                     record["kwargs"][key] = 3 + (i * 5 + p) % 11
         out.append(
             {
@@ -419,7 +433,7 @@ def _record(
         },
         "content": " ".join([f"text-{p}-{i:02d}", *words]),
         "goal": f"goal-{p}-{i // 5}",
-        "need": f"need-{p}-{i // 4}",
+        "need": f"need-{p}-{i // 4}" if i % 5 != 3 else ("" if i % 2 else None),  # some unstated
         "depth": (i * 7 + p) % (3 + p),
         "tool_calls": [],
         "parts": [],

@@ -258,14 +258,14 @@ def decode(sketch: str) -> list[int]:
     return [int(sketch[i : i + WORD_HEX], 16) for i in range(0, len(sketch), WORD_HEX)]
 
 
-FOOTPRINT_SIMILARITY: Final = 0.95
+FOOTPRINT_SIMILARITY: Final = 0.9
 """Footprints that agree this much (and answers that share :data:`FOOTPRINT_FLOOR`) make one program.
 
-Behavioural scheme v5, pre-registration version 10 (``[boilerplate]
+Behavioural scheme v6, pre-registration version 11 (``[boilerplate]
 footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
 """
 
-FOOTPRINT_FLOOR: Final = 0.2
+FOOTPRINT_FLOOR: Final = 0.1
 """The least share of answers for the footprint rule (``[boilerplate] footprint_floor``)."""
 
 
