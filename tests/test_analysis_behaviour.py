@@ -13,7 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recurscope.instrumentation.analysis import _behaviour, _mutations, analyze_code, program_sketch
-from recurscope.instrumentation.analysis._probes import _POOLS, literals, probes
+from recurscope.instrumentation.analysis._probes import (
+    _POOLS,
+    input_defaults,
+    literals,
+    probes,
+    record_keys,
+)
 from recurscope.instrumentation.analysis._sketch import similarity
 
 PROBE_WORDS = {v for pool in _POOLS.values() for v in pool} | {"ok", "error", "String"}
@@ -348,3 +354,72 @@ class TestFootprint:
             f.split(":", 1)[1].split("=")[0].split(".")[0] in _mutations.KINDS for f in found
         )
         assert not any(word in f for f in found for word in ("pause", "min", "total", "moment"))
+
+
+SUM_KWARG = """
+key = kwargs.get("key", "timeout")
+total = 0
+for rec in conversation_history:
+    value = (rec.get("kwargs") or {}).get(key)
+    if isinstance(value, (int, float)):
+        total += value
+result = total
+"""
+SUM_KWARG_OR = """
+wanted = kwargs.get("key") or "timeout"
+values = [
+    r["kwargs"][wanted]
+    for r in context["conversation_history"]
+    if isinstance((r.get("kwargs") or {}).get(wanted), (int, float))
+]
+result = {"key": wanted, "total": sum(values), "calls": len(values)}
+"""
+MEAN_KWARG = """
+name = kwargs["key"] if "key" in kwargs else "timeout"
+values = [(r.get("kwargs") or {}).get(name) for r in conversation_history]
+values = [v for v in values if isinstance(v, (int, float))]
+result = sum(values) / len(values) if values else 0
+"""
+
+
+class TestProbeSituations:
+    """What the probes hold so that a program has something to answer (scheme v6)."""
+
+    @pytest.mark.parametrize("code", [SUM_KWARG, SUM_KWARG_OR, MEAN_KWARG])
+    def test_a_parameter_default_names_a_numeric_record_key(self, code: str) -> None:
+        assert input_defaults(code) == {"key": "timeout"}
+        assert record_keys(code) == ["timeout"]  # the parameter's own name is not a record key
+        history = probes(keys=record_keys(code))[0]["history"]
+        held = [r["kwargs"]["timeout"] for r in history if "timeout" in r["kwargs"]]
+        assert held and all(isinstance(v, int) for v in held)
+
+    def test_which_records_hold_a_key_depends_on_that_key_alone(self) -> None:
+        def holders(keys: list[str]) -> list[int]:
+            history = probes(keys=keys)[1]["history"]
+            return [i for i, r in enumerate(history) if "timeout" in r["kwargs"]]
+
+        assert (
+            holders(["timeout"]) == holders(["attempts", "timeout"]) == holders(["timeout", "zz"])
+        )
+
+    def test_some_records_state_no_need(self) -> None:
+        for probe in probes():
+            unstated = [r for r in probe["history"] if not r["need"]]
+            assert 0 < len(unstated) < len(probe["history"]) / 3
+
+    def test_summed_keyword_argument_spellings_are_one_program_and_a_mean_is_not(self) -> None:
+        loop, generator, mean = behaviour(SUM_KWARG), behaviour(SUM_KWARG_OR), behaviour(MEAN_KWARG)
+        assert len(loop) == len(generator) == len(mean) == 1024
+        assert similarity(loop, generator) >= 0.8
+        assert similarity(loop, mean) < 0.5 and similarity(generator, mean) < 0.5
+
+    def test_the_footprint_says_that_an_edit_changes_the_answer_and_how(self) -> None:
+        probe_set = _behaviour._probes_for(FAILED_COUNT, "python")
+        outcome = _behaviour.run(FAILED_COUNT, "python", probe_set, edit=True)
+        assert outcome is not None
+        found = _behaviour.footprint(outcome, probe_set)
+        history = probe_set.probes[0]["history"]
+        failed = next(i for i, r in enumerate(history) if not r["outcome_summary"]["ok"])
+        ok = next(i for i, r in enumerate(history) if r["outcome_summary"]["ok"])
+        assert {f"0:drop.{failed}", f"0:drop.{failed}=-"} <= found
+        assert not any(f.startswith(f"0:drop.{ok}") for f in found)  # an ok record dropped: alike

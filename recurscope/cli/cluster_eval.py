@@ -27,6 +27,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-6",
     "data/clone-families/heldout-7",
     "data/clone-families/heldout-8",
+    "data/clone-families/heldout-9",
 )
 
 
@@ -37,7 +38,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-8): "
+            ".../heldout-2 to .../heldout-9): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -81,7 +82,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-8 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-9 when present)",
     )
     parser.add_argument(
         "--similarity",

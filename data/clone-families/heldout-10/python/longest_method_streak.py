@@ -1,0 +1,14 @@
+history = context.get("conversation_history", [])
+best_method, best_len = None, 0
+current, run = None, 0
+for rec in history:
+    name = rec.get("method_name")
+    if not name:
+        continue
+    if name == current:
+        run += 1
+    else:
+        current, run = name, 1
+    if run > best_len:
+        best_method, best_len = current, run
+result = {"method": best_method, "streak": best_len}
