@@ -104,8 +104,8 @@ class TestPreregistration:
             ),
             (lambda t: t + "\n[[[", "TOML"),
             (
-                lambda t: t.replace("footprint_similarity = 0.9", "footprint_similarity = 0.95"),
-                "footprint_similarity = 0.95, but the sketch scheme fixes it at 0.9",
+                lambda t: t.replace("footprint_similarity = 0.95", "footprint_similarity = 0.9"),
+                "footprint_similarity = 0.9, but the sketch scheme fixes it at 0.95",
             ),
             (
                 lambda t: t.replace("footprint_floor = 0.1", "footprint_floor = 0"),

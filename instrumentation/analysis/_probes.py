@@ -11,7 +11,10 @@ the answer's wording or shape.
 Probes 0–2 share method names, speakers and error types among records (so
 tallies, groups and distinct values have something to count); probe 3 gives
 three records in four a method name of their own, so any field of such a
-record that reaches the answer names the record.
+record that reaches the answer names the record. Probe 2 also holds what real
+histories sometimes do and the others never: a time that goes backwards, two
+records at one time, a call id used twice, a nil keyword argument, a child
+called with its parent's arguments (:func:`_oddities`).
 
 A program's own literals are values it compares records with (``==
 "web_search"``): for each, one probe value of the kind it is compared with (a
@@ -326,6 +329,8 @@ def probes(
             _record(p, i, i not in failing, i in users, i in children, current, methods[i], rename)
             for i in range(n)
         ]
+        if p == _ODD_PROBE:
+            _oddities(history, children)
         for i, record in enumerate(history):
             for key in extra:  # which records have a key: by the key alone, not by the others
                 if i % (2 + _slot(key, 3)) == 1:
@@ -354,6 +359,27 @@ def probes(
             }
         )
     return out
+
+
+_ODD_PROBE: Final = 2
+"""The probe that also holds what real histories sometimes do (:func:`_oddities`)."""
+
+
+def _oddities(history: list[dict[str, Any]], children: set[int]) -> None:
+    """Put into one probe what real histories sometimes hold and the others never do.
+
+    A time that goes backwards, two records at one time, a call id used twice
+    (a retry that kept its id), a keyword argument whose value is nil, a child
+    called with its parent's arguments. Programs that look for these have
+    something to find; everything else about the probe stays as built.
+    """
+    history[17]["timestamp"] = history[15]["timestamp"]  # before 16, equal to 15
+    history[22]["timestamp"] = history[21]["timestamp"]
+    history[25]["call_id"] = history[24]["call_id"]
+    history[9]["kwargs"][next(iter(history[9]["kwargs"]))] = None
+    child = min(children)
+    parent = next(r for r in history if r["call_id"] == history[child]["parent_call_id"])
+    history[child]["args"] = list(parent["args"])
 
 
 def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> dict[str, Any]:

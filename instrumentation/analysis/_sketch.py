@@ -258,10 +258,10 @@ def decode(sketch: str) -> list[int]:
     return [int(sketch[i : i + WORD_HEX], 16) for i in range(0, len(sketch), WORD_HEX)]
 
 
-FOOTPRINT_SIMILARITY: Final = 0.9
+FOOTPRINT_SIMILARITY: Final = 0.95
 """Footprints that agree this much (and answers that share :data:`FOOTPRINT_FLOOR`) make one program.
 
-Behavioural scheme v6, pre-registration version 11 (``[boilerplate]
+Behavioural scheme v7, pre-registration version 12 (``[boilerplate]
 footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
 """
 
