@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -406,6 +408,33 @@ class TestProbeSituations:
         for probe in probes():
             unstated = [r for r in probe["history"] if not r["need"]]
             assert 0 < len(unstated) < len(probe["history"]) / 3
+
+    def test_one_probe_holds_what_real_histories_sometimes_do(self) -> None:
+        def oddities(history: list[dict[str, Any]]) -> dict[str, bool]:
+            stamps = [str(r["timestamp"]) for r in history]
+            ids = [r["call_id"] for r in history]
+            by_id = {r["call_id"]: r for r in history}
+            return {
+                "backwards": any(b < a for a, b in itertools.pairwise(stamps)),
+                "same time": len(set(stamps)) < len(stamps),
+                "id twice": len(set(ids)) < len(ids),
+                "nil kwarg": any(None in r["kwargs"].values() for r in history),
+                "parent's args": any(
+                    r["parent_call_id"] in by_id and r["args"] == by_id[r["parent_call_id"]]["args"]
+                    for r in history
+                ),
+            }
+
+        found = [oddities(probe["history"]) for probe in probes()]
+        assert all(found[2].values())
+        assert not any(v for p in (0, 1, 3) for v in found[p].values())
+
+    def test_a_program_looking_for_a_clock_skew_has_answers(self) -> None:
+        regressions = """
+stamps = [r["timestamp"] for r in conversation_history]
+result = [conversation_history[i]["call_id"] for i in range(1, len(stamps)) if stamps[i] < stamps[i - 1]]
+"""
+        assert len(behaviour(regressions)) in (512, 1024)  # not static: it found one
 
     def test_summed_keyword_argument_spellings_are_one_program_and_a_mean_is_not(self) -> None:
         loop, generator, mean = behaviour(SUM_KWARG), behaviour(SUM_KWARG_OR), behaviour(MEAN_KWARG)

@@ -28,6 +28,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-7",
     "data/clone-families/heldout-8",
     "data/clone-families/heldout-9",
+    "data/clone-families/heldout-10",
 )
 
 
@@ -38,7 +39,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-9): "
+            ".../heldout-2 to .../heldout-10): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -82,7 +83,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-9 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-10 when present)",
     )
     parser.add_argument(
         "--similarity",
