@@ -477,7 +477,6 @@ def test_the_boilerplate_sweep_puts_the_registered_threshold_beside_the_exact_sh
         "≥ 0.6",
         "≥ 0.7",
         "≥ 0.8",
-        "≥ 0.85",
         "≥ 0.9",
     ]
     registered_unit = f"≥ {DEFAULT_CLUSTERS.threshold}"

@@ -83,7 +83,7 @@ def test_a_report_from_kept_intervals_equals_one_computed_afresh(db: Path) -> No
     kept = _report(db)
     assert kept == _report(db, computed=True)
     sweep = kept.boilerplate.sweep if kept.boilerplate else ()
-    assert [p.similarity for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9]
+    assert [p.similarity for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.9]
     assert len({p.clusters for p in sweep}) > 1  # the near-duplicates cluster differently
 
 
@@ -104,7 +104,7 @@ def test_a_writer_keeps_the_boilerplate_sweep_with_the_same_key(db: Path, tmp_pa
         text = default_preregistration_path().read_text(encoding="utf-8")
         other.write_text(text.replace("resamples = 2000", "resamples = 500"), encoding="utf-8")
         assert load_headline_sweep(ev, load_preregistration(other)) is None
-    assert rows == 7 and kept is not None and kept[0].similarity is None  # exact + 0.5..0.9 + 0.85
+    assert rows == 6 and kept is not None and kept[0].similarity is None  # exact + 0.5..0.9
 
 
 def test_kept_intervals_are_ignored_under_another_preregistration(db: Path, tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ class TestBuildReport:
         ]
         assert data["schema"] == report.REPORT_SCHEMA
         sweep = data["boilerplate"]["sweep"]
-        assert [p["similarity"] for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9]
+        assert [p["similarity"] for p in sweep] == [None, 0.5, 0.6, 0.7, 0.8, 0.9]
         assert {"name", "estimate", "lower", "upper", "threshold", "sessions", "detector"} <= set(
             data["primary"][0]
         )

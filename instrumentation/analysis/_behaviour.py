@@ -29,8 +29,9 @@ minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
 whose footprints agree at least 0.95 and answers at least 0.1 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v7`` (pre-registration version 12; v6, version
-11, had no probe with records out of time order, at one time, with a call id
+``behaviour-minhash-affine32-64-v8`` (pre-registration version 13; v7, version
+12, had no probe with links, quoted phrases, a blank reply, boolean keyword
+arguments or a failure without a message; v6, version 11, had no probe with records out of time order, at one time, with a call id
 used twice, a nil keyword argument or a child called with its parent's
 arguments; v5, version 10, had footprints of how an edit moved the answer only, and probes without
 numeric record keyword arguments for a parameter's default or records without
@@ -70,7 +71,7 @@ from ._mutations import RECORD_EDITS, mutations
 from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v7"
+SCHEME: Final = "behaviour-minhash-affine32-64-v8"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"

@@ -14,7 +14,9 @@ three records in four a method name of their own, so any field of such a
 record that reaches the answer names the record. Probe 2 also holds what real
 histories sometimes do and the others never: a time that goes backwards, two
 records at one time, a call id used twice, a nil keyword argument, a child
-called with its parent's arguments (:func:`_oddities`).
+called with its parent's arguments, links and quoted phrases in content, a
+blank reply, boolean keyword arguments, a failure without a message
+(:func:`_oddities`).
 
 A program's own literals are values it compares records with (``==
 "web_search"``): for each, one probe value of the kind it is compared with (a
@@ -370,8 +372,10 @@ def _oddities(history: list[dict[str, Any]], children: set[int]) -> None:
 
     A time that goes backwards, two records at one time, a call id used twice
     (a retry that kept its id), a keyword argument whose value is nil, a child
-    called with its parent's arguments. Programs that look for these have
-    something to find; everything else about the probe stays as built.
+    called with its parent's arguments (scheme v7); links (two on one site),
+    quoted phrases (one quoted twice), a blank reply, boolean keyword
+    arguments, a failure without a message (v8). Programs that look for these
+    have something to find; everything else about the probe stays as built.
     """
     history[17]["timestamp"] = history[15]["timestamp"]  # before 16, equal to 15
     history[22]["timestamp"] = history[21]["timestamp"]
@@ -380,6 +384,17 @@ def _oddities(history: list[dict[str, Any]], children: set[int]) -> None:
     child = min(children)
     parent = next(r for r in history if r["call_id"] == history[child]["parent_call_id"])
     history[child]["args"] = list(parent["args"])
+    history[5]["content"] += " https://example.com/text-2-05"  # links, two on one site
+    history[9]["content"] += (
+        " see http://docs.example.org/text-2-09 and https://example.com/text-2-09"
+    )
+    history[8]["content"] += ' "text-2-08 quoted"'  # users quoting, once a phrase twice
+    history[10]["content"] += ' "text-2-08 quoted" and "text-2-10 quoted"'
+    history[6]["content"] = ""  # a blank reply
+    history[3]["kwargs"]["flag"] = True  # boolean keyword arguments
+    history[7]["kwargs"]["flag"] = False
+    history[4]["outcome_summary"]["error_message"] = None  # a failure that says nothing
+    history[4]["error"] = None
 
 
 def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> dict[str, Any]:

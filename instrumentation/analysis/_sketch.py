@@ -261,7 +261,7 @@ def decode(sketch: str) -> list[int]:
 FOOTPRINT_SIMILARITY: Final = 0.95
 """Footprints that agree this much (and answers that share :data:`FOOTPRINT_FLOOR`) make one program.
 
-Behavioural scheme v7, pre-registration version 12 (``[boilerplate]
+Behavioural scheme v8, pre-registration version 13 (``[boilerplate]
 footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
 """
 

@@ -74,7 +74,7 @@ _TEMPS: Final = (
 class ClusterSettings:
     """The pre-registered clustering parameters (``[boilerplate]`` of the pre-registration)."""
 
-    threshold: float = 0.85
+    threshold: float = 0.9
     band_rows: int = 4
     band_count: int = 16
 

@@ -166,7 +166,7 @@ CREATE OR REPLACE TEMP MACRO sketch_share(a, b) AS
 -- The similarity (`_sketch.similarity`, the same rule): the answers' share,
 -- unless both sketches have footprints that agree at least 0.95 and answers
 -- that share at least 0.1 — then the footprints' share (pre-registration
--- version 12, `[boilerplate] footprint_similarity` and `footprint_floor`).
+-- version 13, `[boilerplate] footprint_similarity` and `footprint_floor`).
 CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
     CASE
         WHEN length(a) = 1024 AND length(b) = 1024
