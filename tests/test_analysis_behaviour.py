@@ -419,6 +419,14 @@ class TestProbeSituations:
                 "same time": len(set(stamps)) < len(stamps),
                 "id twice": len(set(ids)) < len(ids),
                 "nil kwarg": any(None in r["kwargs"].values() for r in history),
+                "link": any("https://" in str(r["content"]) for r in history),
+                "quote": any('"' in str(r["content"]) for r in history),
+                "blank": any(r["content"] == "" for r in history),
+                "true kwarg": any(True in r["kwargs"].values() for r in history),
+                "silent failure": any(
+                    not r["outcome_summary"]["ok"] and r["outcome_summary"]["error_message"] is None
+                    for r in history
+                ),
                 "parent's args": any(
                     r["parent_call_id"] in by_id and r["args"] == by_id[r["parent_call_id"]]["args"]
                     for r in history
