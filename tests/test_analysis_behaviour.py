@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import keyword
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -19,8 +20,10 @@ from recurscope.instrumentation.analysis._probes import (
     _POOLS,
     input_defaults,
     literals,
+    needles,
     probes,
     record_keys,
+    regex_example,
 )
 from recurscope.instrumentation.analysis._sketch import similarity
 
@@ -460,3 +463,61 @@ result = [conversation_history[i]["call_id"] for i in range(1, len(stamps)) if s
         ok = next(i for i, r in enumerate(history) if r["outcome_summary"]["ok"])
         assert {f"0:drop.{failed}", f"0:drop.{failed}=-"} <= found
         assert not any(f.startswith(f"0:drop.{ok}") for f in found)  # an ok record dropped: alike
+
+
+class TestWhatAProgramSearchesFor:
+    """Probe 2 holds what a program searches record texts for (scheme v9)."""
+
+    @pytest.mark.parametrize(
+        ("pattern", "example"),
+        [
+            (r"\b[45]\d\d\b", "444"),
+            (r"\d{3}", "444"),  # a digit class gives 4: both spellings find one code
+            (r"HTTP\s+(\d{3})", "HTTP 444"),
+            (r"(?:[\w-]+/)*[\w-]+\.(?:py|rb)", "4/4.py"),
+            (r"^(\w+)-\1$", "4-4"),
+            (r"[^\s]+\.json", "a.json"),
+            (r"(", None),  # not a pattern
+            (r"\Z", None),  # matches only an empty text
+        ],
+    )
+    def test_a_pattern_gives_its_shortest_match(self, pattern: str, example: str | None) -> None:
+        assert regex_example(pattern) == example
+        if example is not None:
+            assert re.search(pattern, example)
+
+    @given(pattern=st.sampled_from([r"\w+@\w+\.com", r"v\d+\.\d+", r"[A-Z]{2,}-\d+", r"#\w+"]))
+    @settings(max_examples=10, deadline=None)
+    def test_every_example_is_found_by_its_pattern(self, pattern: str) -> None:
+        example = regex_example(pattern)
+        assert example is not None and re.fullmatch(pattern, example)
+
+    def test_what_a_program_searches_for_is_found_in_probe_two(self) -> None:
+        code = """
+import re
+codes = []
+for r in conversation_history:
+    message = (r.get("outcome_summary") or {}).get("error_message") or ""
+    codes += re.findall(r"\\b[45]\\d\\d\\b", message)
+if "partial" in (r.get("content") or ""):
+    pass
+result = codes
+"""
+        found = needles(code, "python")
+        assert [text for _, text in found] == ["444", "partial"]
+        history = probes(texts=found)[2]["history"]
+        assert any("444" in str(r["outcome_summary"]["error_message"]) for r in history)
+        assert all("444" not in str(r["content"]) for r in probes(texts=found)[0]["history"])
+
+    def test_ruby_patterns_and_fragments_are_read(self) -> None:
+        code = (
+            "PATH = %r{(?:[\\w.-]+/)+[\\w-]+\\.rb}\n"
+            "(context[:conversation_history] || []).flat_map { |r| r[:content].to_s.scan(PATH) }\n"
+            '.select { |p| p.end_with?(".rb") }'
+        )
+        assert {text for _, text in needles(code, "ruby")} == {".rb", "4/4.rb"}
+
+    def test_a_pattern_the_probe_already_matches_plants_nothing(self) -> None:
+        before = probes()[2]["history"]
+        after = probes(texts=needles('import re\nx = re.findall(r"https?://\\S+", t)', "python"))
+        assert after[2]["history"] == before  # probe 2 already holds links

@@ -27,10 +27,11 @@ change its answer, and whether only its numbers move and which way, is its
 footprint (:func:`footprint`): the same for a duration in seconds and in
 minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
-whose footprints agree at least 0.95 and answers at least 0.1 are as similar
+whose footprints agree at least 0.95 and answers at least 0.2 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v8`` (pre-registration version 13; v7, version
-12, had no probe with links, quoted phrases, a blank reply, boolean keyword
+``behaviour-minhash-affine32-64-v9`` (pre-registration version 14; v8, version
+13, planted nothing a program searches texts for (:func:`._probes.needles`);
+v7, version 12, had no probe with links, quoted phrases, a blank reply, boolean keyword
 arguments or a failure without a message; v6, version 11, had no probe with records out of time order, at one time, with a call id
 used twice, a nil keyword argument or a child called with its parent's
 arguments; v5, version 10, had footprints of how an edit moved the answer only, and probes without
@@ -68,10 +69,19 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from ._mutations import RECORD_EDITS, mutations
-from ._probes import FOCUS, atoms, input_keys, literals, own_values, probes, record_keys
+from ._probes import (
+    FOCUS,
+    atoms,
+    input_keys,
+    literals,
+    needles,
+    own_values,
+    probes,
+    record_keys,
+)
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v8"
+SCHEME: Final = "behaviour-minhash-affine32-64-v9"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -229,9 +239,10 @@ def _probe_set(
     lits: tuple[tuple[str, str], ...],
     keys: tuple[str, ...],
     inputs: tuple[tuple[str, str | None], ...],
+    texts: tuple[tuple[str, str], ...],
     edited: bool,
 ) -> _ProbeSet:
-    return _ProbeSet(probes(lits, keys, dict(inputs)), edited)
+    return _ProbeSet(probes(lits, keys, dict(inputs), texts), edited)
 
 
 def _probes_for(code: str, language: str, edited: bool = True) -> _ProbeSet:
@@ -239,6 +250,7 @@ def _probes_for(code: str, language: str, edited: bool = True) -> _ProbeSet:
         tuple(literals(code, language)),
         tuple(record_keys(code)),
         tuple(sorted(input_keys(code).items())),
+        tuple(needles(code, language)),
         edited,
     )
 

@@ -16,7 +16,9 @@ histories sometimes do and the others never: a time that goes backwards, two
 records at one time, a call id used twice, a nil keyword argument, a child
 called with its parent's arguments, links and quoted phrases in content, a
 blank reply, boolean keyword arguments, a failure without a message
-(:func:`_oddities`).
+(:func:`_oddities`), and what the program itself searches record texts for
+(a regular expression's shortest match, a fragment it tests for), where the
+probe's texts do not already hold it (:func:`needles`, :func:`_plant`).
 
 A program's own literals are values it compares records with (``==
 "web_search"``): for each, one probe value of the kind it is compared with (a
@@ -223,6 +225,153 @@ def _own_keys(code: str) -> list[str]:
     return _INPUT_KEY.findall(code)
 
 
+# ---------------------------------------------------------------------------
+# Text a program looks for
+# ---------------------------------------------------------------------------
+
+_PY_PATTERN: Final = re.compile(
+    r"\bre\.(?:search|match|fullmatch|findall|finditer|compile|sub|subn|split)\(\s*"
+    r"[rRbBuU]{0,2}(\x22|\x27)((?:\\.|(?!\1).){1,80}?)\1"
+)
+_RB_PATTERN: Final = re.compile(
+    r"(?:=~|!~|\(|,|(?<![=!<>])=|\bwhen|\bgrep|\bscan|\bmatch\??|\bsub|\bgsub|\bsplit|\bindex)\s*"
+    r"/((?:\\.|[^/\n]){1,80})/[imxo]*"
+    r"|%r\{((?:[^{}\n]|\{[^{}\n]*\}){1,80})\}[imxo]*"
+)
+_NEEDLE: Final = re.compile(
+    r"(?:\.(?:startswith|endswith|find|count|index|include\?|start_with\?|end_with\?)\(\s*)"
+    r"(\x22|\x27)([^\x22\x27\n]{1,40})\1"
+    r"|(\x22|\x27)([^\x22\x27\n]{1,40})\3\s+(?:not\s+)?in\b"
+)
+MAX_NEEDLES: Final = 3
+
+
+def needles(code: str, language: str) -> list[tuple[str, str]]:
+    """Texts a program looks for inside record texts, as examples of what it would find.
+
+    A regular expression it searches with (``re.search(r"https?://\\S+", ...)``,
+    Ruby ``=~ /\\.py\\b/``) becomes its shortest example
+    (:func:`regex_example`); a fragment it tests for (``"://" in text``,
+    ``.end_with?(".rb")``, ``"warn" in summary``) is itself (a fragment that
+    is a name is also a literal, :func:`literals`, which renames a probe value
+    to it; here it is found inside a text). Probe 2
+    plants each in a few records' texts (:func:`_plant`), so a program that
+    looks for links, status codes or file names has something to find. Each
+    comes as (the pattern as Python reads it, the example). Sorted; at most
+    ``MAX_NEEDLES``.
+    """
+    found: set[tuple[str, str]] = set()
+    patterns = [m.group(2) for m in _PY_PATTERN.finditer(code)]
+    if language == "ruby":
+        patterns += [_pythonic(m.group(1) or m.group(2)) for m in _RB_PATTERN.finditer(code)]
+    for pattern in patterns:
+        example = regex_example(pattern)
+        if example and example.strip():
+            found.add((pattern, example))
+    for match in _NEEDLE.finditer(code):
+        text = match.group(2) or match.group(4)
+        if text.strip() and text not in _NOT_LITERALS and not _ruby_method_word(text):
+            found.add((re.escape(text), text))
+    return sorted(found)[:MAX_NEEDLES]
+
+
+def _pythonic(pattern: str) -> str:
+    """A Ruby pattern as Python reads it: ``\\z``, ``\\h`` and ``(?<name>`` spelled Python's way."""
+    pattern = pattern.replace("\\z", "\\Z").replace("\\h", "[0-9a-f]")
+    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", pattern)
+
+
+_PREFERRED: Final = "4a "
+"""What a class of characters gives first: a digit 4 (so ``\\d{3}`` and ``[45]\\d\\d`` agree), a letter, a space."""
+
+
+def regex_example(pattern: str) -> str | None:
+    """The shortest text a regular expression finds (one of each repeat, the first branch), or None.
+
+    Deterministic: a class gives its first of ``4``, ``a`` or space that it
+    holds, else its first member. Look-arounds and anchors give nothing.
+    """
+    try:
+        import re._parser as sre  # the standard library's own reading of a pattern
+
+        return _example(sre.parse(pattern), {})[:80] or None
+    except Exception:  # any pattern the parser or the walk cannot read gives nothing
+        return None
+
+
+def _example(items: Any, groups: dict[int, str]) -> str:
+    import re._constants as c
+
+    out = []
+    for op, arg in items:
+        if op is c.LITERAL:
+            out.append(chr(arg))
+        elif op is c.NOT_LITERAL:
+            out.append("a" if chr(arg) != "a" else "b")
+        elif op is c.ANY:
+            out.append("a")
+        elif op is c.IN:
+            out.append(_member(arg))
+        elif op is c.CATEGORY:
+            out.append(_member([(op, arg)]))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            low, _high, sub = arg
+            out.append(_example(sub, groups) * max(low, 1))
+        elif op is c.SUBPATTERN:
+            text = _example(arg[-1], groups)
+            if arg[0] is not None:
+                groups[arg[0]] = text
+            out.append(text)
+        elif op is c.ATOMIC_GROUP:
+            out.append(_example(arg, groups))
+        elif op is c.BRANCH:
+            out.append(_example(arg[1][0], groups))
+        elif op is c.GROUPREF:
+            out.append(groups.get(arg, ""))
+        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        else:
+            raise ValueError(op)
+    return "".join(out)
+
+
+def _member(items: Any) -> str:
+    """The character a class gives (:data:`_PREFERRED` first)."""
+    import re._constants as c
+
+    if items and items[0][0] is c.NEGATE:
+        excluded = _class_chars(items[1:])
+        return next(ch for ch in "a4 xZ_-" if ch not in excluded)
+    chars = _class_chars(items)
+    return next((ch for ch in _PREFERRED if ch in chars), None) or min(chars)
+
+
+def _class_chars(items: Any) -> set[str]:
+    import re._constants as c
+
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            chars.add(chr(arg))
+        elif op is c.RANGE:
+            chars |= {chr(i) for i in range(arg[0], min(arg[1], arg[0] + 200) + 1)}
+        elif op is c.CATEGORY:
+            chars |= _CATEGORY_CHARS.get(str(arg), set())
+    if not chars:
+        raise ValueError("empty class")
+    return chars
+
+
+_CATEGORY_CHARS: Final = {
+    "CATEGORY_DIGIT": set("0123456789"),
+    "CATEGORY_NOT_DIGIT": set("a -"),
+    "CATEGORY_WORD": set("a4_"),
+    "CATEGORY_NOT_WORD": set(" -/."),
+    "CATEGORY_SPACE": {" "},
+    "CATEGORY_NOT_SPACE": set("a4"),
+}
+
+
 def input_keys(code: str) -> dict[str, str | None]:
     """The program's parameters (``kwargs[:method]``, ``kwargs.get("n", 3)``): key → its text default.
 
@@ -314,6 +463,7 @@ def probes(
     code_literals: Iterable[tuple[str, str]] = (),
     keys: Iterable[str] = (),
     inputs: Mapping[str, str | None] | None = None,
+    texts: Iterable[tuple[str, str]] = (),
 ) -> list[dict[str, Any]]:
     """The probes for a program with these literals and keys: history, context, inputs, renames.
 
@@ -333,6 +483,7 @@ def probes(
         ]
         if p == _ODD_PROBE:
             _oddities(history, children)
+            _plant(history, texts)
         for i, record in enumerate(history):
             for key in extra:  # which records have a key: by the key alone, not by the others
                 if i % (2 + _slot(key, 3)) == 1:
@@ -395,6 +546,33 @@ def _oddities(history: list[dict[str, Any]], children: set[int]) -> None:
     history[7]["kwargs"]["flag"] = False
     history[4]["outcome_summary"]["error_message"] = None  # a failure that says nothing
     history[4]["error"] = None
+
+
+def _plant(history: list[dict[str, Any]], texts: Iterable[tuple[str, str]]) -> None:
+    """Put the texts a program looks for (:func:`needles`) into a user message, a summary and an error.
+
+    A pattern the probe's texts already match is left out: the program finds
+    there what its re-spellings find.
+    """
+    held = "\n".join(
+        str(v)
+        for r in history
+        for v in (
+            r["content"],
+            r["outcome_summary"]["summary"],
+            r["outcome_summary"]["error_message"],
+        )
+    )
+    for pattern, text in texts:
+        try:
+            if re.search(pattern, held):
+                continue
+        except re.error:
+            continue
+        history[13]["content"] = f"{text} {history[13]['content']}"
+        history[14]["outcome_summary"]["summary"] += f" {text}"
+        failed = history[18]["outcome_summary"]
+        failed["error_message"] = history[18]["error"] = f"{failed['error_message']} {text}"
 
 
 def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> dict[str, Any]:

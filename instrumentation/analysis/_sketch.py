@@ -261,11 +261,11 @@ def decode(sketch: str) -> list[int]:
 FOOTPRINT_SIMILARITY: Final = 0.95
 """Footprints that agree this much (and answers that share :data:`FOOTPRINT_FLOOR`) make one program.
 
-Behavioural scheme v8, pre-registration version 13 (``[boilerplate]
+Behavioural scheme v9, pre-registration version 14 (``[boilerplate]
 footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
 """
 
-FOOTPRINT_FLOOR: Final = 0.1
+FOOTPRINT_FLOOR: Final = 0.2
 """The least share of answers for the footprint rule (``[boilerplate] footprint_floor``)."""
 
 
