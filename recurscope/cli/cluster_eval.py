@@ -30,6 +30,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-9",
     "data/clone-families/heldout-10",
     "data/clone-families/heldout-11",
+    "data/clone-families/heldout-12",
 )
 
 
@@ -40,7 +41,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-11): "
+            ".../heldout-2 to .../heldout-12): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -84,7 +85,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-11 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-12 when present)",
     )
     parser.add_argument(
         "--similarity",
