@@ -71,6 +71,18 @@ class TestBuildReport:
         assert "98.75% intervals" in text
         assert "## Method" in text and "session-level bootstrap" in text
 
+    def test_the_banner_names_the_latest_amendment_and_counts_the_rest(
+        self, headline: report.Report
+    ) -> None:
+        """One amendment up front; all of them, each with its rationale, under Method."""
+        text = headline.to_markdown()
+        amendments = headline.preregistration.amendments
+        banner = next(line for line in text.splitlines() if "Amended pre-registration" in line)
+        assert f"latest, v{amendments[-1].version} (" in banner
+        assert f"{len(amendments) - 1} earlier amendments (v{amendments[0].version}" in banner
+        assert amendments[0].changes not in banner
+        assert all(f"**Amendment {a.version}**" in text for a in amendments)
+
     def test_the_window_is_met_and_not_flagged(self, headline: report.Report) -> None:
         """Enough sessions, days and runs, and a pre-registration fixed before the data."""
         assert headline.window.met and headline.window.sessions == 300

@@ -114,14 +114,21 @@ def _md_header(report: Report) -> list[str]:
         f"scope: {scope}. Pre-registration `{pre.path}`, SHA-256 `{pre.sha256}`."
     )
     if pre.amendments:
-        amended = "; ".join(
-            f"v{a.version} ({(a.registered_at or 'undated')[:10]}): {a.changes}"
-            for a in pre.amendments
-        )
+        # The latest change up front; every amendment, with its rationale, under Method.
+        latest = pre.amendments[-1]
+        earlier = len(pre.amendments) - 1
         lines += [
             "",
-            f"> **Amended pre-registration (version {pre.version}):** {_cell(amended)}. "
-            "Rationale under Method.",
+            f"> **Amended pre-registration (version {pre.version}):** latest, "
+            f"v{latest.version} ({(latest.registered_at or 'undated')[:10]}): "
+            f"{_cell(latest.changes)}. "
+            + (
+                f"{earlier} earlier amendment{'s' if earlier != 1 else ''} "
+                f"(v{pre.amendments[0].version}–v{pre.amendments[-2].version}) and every "
+                "rationale under Method."
+                if earlier
+                else "Rationale under Method."
+            ),
         ]
     if report.window.origin_note:
         lines += ["", f"> **Not observed evidence:** {report.window.origin_note}"]
