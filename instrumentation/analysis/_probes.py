@@ -33,6 +33,8 @@ are part of the sketch scheme.
 from __future__ import annotations
 
 import re
+import re._constants as _sre  # the standard library's own reading of a pattern (3.11+)
+import re._parser as _sre_parser
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -292,43 +294,39 @@ def regex_example(pattern: str) -> str | None:
     holds, else its first member. Look-arounds and anchors give nothing.
     """
     try:
-        import re._parser as sre  # the standard library's own reading of a pattern
-
-        return _example(sre.parse(pattern), {})[:80] or None
+        return _example(_sre_parser.parse(pattern), {})[:80] or None
     except Exception:  # any pattern the parser or the walk cannot read gives nothing
         return None
 
 
 def _example(items: Any, groups: dict[int, str]) -> str:
-    import re._constants as c
-
     out = []
     for op, arg in items:
-        if op is c.LITERAL:
+        if op is _sre.LITERAL:
             out.append(chr(arg))
-        elif op is c.NOT_LITERAL:
+        elif op is _sre.NOT_LITERAL:
             out.append("a" if chr(arg) != "a" else "b")
-        elif op is c.ANY:
+        elif op is _sre.ANY:
             out.append("a")
-        elif op is c.IN:
+        elif op is _sre.IN:
             out.append(_member(arg))
-        elif op is c.CATEGORY:
+        elif op is _sre.CATEGORY:
             out.append(_member([(op, arg)]))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
             low, _high, sub = arg
             out.append(_example(sub, groups) * max(low, 1))
-        elif op is c.SUBPATTERN:
+        elif op is _sre.SUBPATTERN:
             text = _example(arg[-1], groups)
             if arg[0] is not None:
                 groups[arg[0]] = text
             out.append(text)
-        elif op is c.ATOMIC_GROUP:
+        elif op is _sre.ATOMIC_GROUP:
             out.append(_example(arg, groups))
-        elif op is c.BRANCH:
+        elif op is _sre.BRANCH:
             out.append(_example(arg[1][0], groups))
-        elif op is c.GROUPREF:
+        elif op is _sre.GROUPREF:
             out.append(groups.get(arg, ""))
-        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+        elif op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
             continue
         else:
             raise ValueError(op)
@@ -337,9 +335,7 @@ def _example(items: Any, groups: dict[int, str]) -> str:
 
 def _member(items: Any) -> str:
     """The character a class gives (:data:`_PREFERRED` first)."""
-    import re._constants as c
-
-    if items and items[0][0] is c.NEGATE:
+    if items and items[0][0] is _sre.NEGATE:
         excluded = _class_chars(items[1:])
         return next(ch for ch in "a4 xZ_-" if ch not in excluded)
     chars = _class_chars(items)
@@ -347,15 +343,13 @@ def _member(items: Any) -> str:
 
 
 def _class_chars(items: Any) -> set[str]:
-    import re._constants as c
-
     chars: set[str] = set()
     for op, arg in items:
-        if op is c.LITERAL:
+        if op is _sre.LITERAL:
             chars.add(chr(arg))
-        elif op is c.RANGE:
+        elif op is _sre.RANGE:
             chars |= {chr(i) for i in range(arg[0], min(arg[1], arg[0] + 200) + 1)}
-        elif op is c.CATEGORY:
+        elif op is _sre.CATEGORY:
             chars |= _CATEGORY_CHARS.get(str(arg), set())
     if not chars:
         raise ValueError("empty class")
@@ -378,7 +372,7 @@ def input_keys(code: str) -> dict[str, str | None]:
     A probe passes each one, so ``kwargs.fetch(:method, nil)`` finds a value as
     ``kwargs[:method]`` does; a text default is the value passed.
     """
-    keys: dict[str, str | None] = {key: None for key in _INPUT_KEY.findall(code)}
+    keys: dict[str, str | None] = {key: None for key in _own_keys(code)}
     keys.update(input_defaults(code))
     return keys
 
@@ -447,10 +441,9 @@ def renames(code_literals: Iterable[tuple[str, str]]) -> dict[str, str]:
         if kind not in _RENAMABLE:
             continue
         slots = _RENAMABLE[kind]
-        start = int.from_bytes(sha1(literal.encode("utf-8", "surrogatepass")).digest()[:4], "big")
         free = [s for s in slots if s not in out] or [s for s in _OVERFLOW[kind] if s not in out]
         if free:
-            out[free[start % len(free)]] = literal
+            out[free[_slot(literal, len(free))]] = literal
     return out
 
 
