@@ -541,11 +541,19 @@ def test_the_history_needs_page_shows_the_reports_section(
 
 
 def test_the_verdict_page_shows_the_preregistration_amendment(app: AppTest) -> None:
-    """An amended pre-registration says so on the page, with what changed and why."""
+    """The latest amendment is in full on the page; the earlier ones, newest first, fold away."""
+    from recurscope.pipeline.verdict.rule import default_preregistration_path, load_preregistration
+
+    latest = max(a.version for a in load_preregistration(default_preregistration_path()).amendments)
     _open(app, "verdict")
     assert not app.exception
-    shown = " ".join(i.value for i in app.info)
-    assert "Amended: version 2" in shown and "studentized" in shown
+    shown = [i.value for i in app.info]
+    assert len(shown) == 1 and f"Amended: version {latest}" in shown[0]
+    earlier = next(e for e in app.expander if "earlier amendment" in e.label)
+    assert earlier.label == f"{latest - 2} earlier amendments"
+    listed = [m.value for m in earlier.markdown]
+    assert listed[0].startswith(f"**Version {latest - 1}**")
+    assert listed[-1].startswith("**Version 2**") and "studentized" in listed[-1]
 
 
 # -- the demo's store: the default one, replaced only when it is the demo's ---------------------

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import altair as alt
 import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
+from recurscope.pipeline.verdict.document import AmendmentInfo
 from recurscope.pipeline.verdict.report import (
     OUTCOME_LABELS,
     CriterionRow,
@@ -143,6 +146,30 @@ def gates(report: Report) -> None:
     st.caption(f"{window.spans:,} evidence spans, {span} (UTC).")
 
 
+def amendments(made: Sequence[AmendmentInfo]) -> None:
+    """The latest amendment in full; the earlier ones, newest first, folded under one expander."""
+    if not made:
+        return
+    *earlier, latest = sorted(made, key=lambda a: a.version)
+    st.info(
+        f"**Amended: version {latest.version}** "
+        f"({(latest.registered_at or 'undated')[:10]}): {ui.escape(latest.changes)}.",
+        icon=":material/edit_note:",
+    )
+    with st.expander(f"Why version {latest.version}"):
+        st.markdown(ui.escape(latest.rationale))
+    if not earlier:
+        return
+    with st.expander(f"{len(earlier)} earlier amendment{'s' if len(earlier) > 1 else ''}"):
+        for amendment in reversed(earlier):
+            st.markdown(
+                f"**Version {amendment.version}** "
+                f"({(amendment.registered_at or 'undated')[:10]}): "
+                f"{ui.escape(amendment.changes)}."
+            )
+            st.caption(ui.escape(amendment.rationale))
+
+
 def preregistration(report: Report) -> None:
     pre = report.preregistration
     st.subheader("Pre-registration", anchor=False)
@@ -164,14 +191,7 @@ def preregistration(report: Report) -> None:
         cols[1].success(
             "Integrity: fixed before the window's first span.", icon=":material/verified:"
         )
-    for amendment in pre.amendments:
-        st.info(
-            f"**Amended: version {amendment.version}** "
-            f"({(amendment.registered_at or 'undated')[:10]}): {ui.escape(amendment.changes)}.",
-            icon=":material/edit_note:",
-        )
-        with st.expander(f"Why version {amendment.version}"):
-            st.markdown(ui.escape(amendment.rationale))
+    amendments(pre.amendments)
     with st.expander("Decision rule and statistics"):
         st.markdown(
             f"{pre.correction.title()} over m = {pre.comparisons} primary criteria at alpha "
