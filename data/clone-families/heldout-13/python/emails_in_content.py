@@ -1,0 +1,14 @@
+import re
+
+EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+
+history = context.get("conversation_history", [])
+found = []
+for record in history:
+    content = record.get("content")
+    if not isinstance(content, str):
+        continue
+    for address in EMAIL.findall(content):
+        if address not in found:
+            found.append(address)
+result = found
