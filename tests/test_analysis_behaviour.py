@@ -24,6 +24,7 @@ from recurscope.instrumentation.analysis._probes import (
     probes,
     record_keys,
     regex_example,
+    trigger_texts,
 )
 from recurscope.instrumentation.analysis._sketch import similarity
 
@@ -521,3 +522,109 @@ result = codes
         before = probes()[2]["history"]
         after = probes(texts=needles('import re\nx = re.findall(r"https?://\\S+", t)', "python"))
         assert after[2]["history"] == before  # probe 2 already holds links
+
+
+# -- triggers (scheme v10): what a program whose answers are all empty looks for ---------------
+
+ORPHANS = """
+known = {r["call_id"] for r in conversation_history}
+result = [r["call_id"] for r in conversation_history
+          if r.get("parent_call_id") and r["parent_call_id"] not in known]
+"""
+ORPHANS_TEXT = """
+history = context.get("conversation_history") or []
+seen = set()
+for rec in history:
+    seen.add(rec.get("call_id"))
+lost = []
+for rec in history:
+    parent = rec.get("parent_call_id")
+    if parent is not None and parent != "" and parent not in seen:
+        lost.append(rec.get("call_id"))
+result = "orphans: " + ", ".join(lost) if lost else "every parent is present"
+"""
+LATE_PARENTS = """
+position = {r["call_id"]: i for i, r in enumerate(conversation_history)}
+result = [r["call_id"] for i, r in enumerate(conversation_history)
+          if r.get("parent_call_id") in position and position[r["parent_call_id"]] > i]
+"""
+RB_ORPHANS = """
+h = context[:conversation_history] || []
+ids = h.map { |r| r[:call_id] }
+h.select { |r| r[:parent_call_id] && !ids.include?(r[:parent_call_id]) }.map { |r| r[:call_id] }
+"""
+CITING_ERRORS = """
+result = [r["call_id"] for r in conversation_history
+          if not (r.get("outcome_summary") or {}).get("ok", True)
+          and any(isinstance(a, str) and a in ((r["outcome_summary"].get("error_message")) or "")
+                  for a in r.get("args") or [])]
+"""
+CITING_ERRORS_COUNT = CITING_ERRORS.replace("result = [", "found = [") + "result = len(found)\n"
+
+
+def looked_for(code: str, language: str = "python") -> set[str]:
+    outcome = _behaviour.run(code, language)
+    assert outcome is not None
+    found = _behaviour.features(code, language, outcome)
+    assert not _behaviour.informative(found), "the program's answers must all be empty"
+    return _behaviour.trigger_features(code, language, outcome, found)
+
+
+class TestTriggers:
+    def test_respellings_that_find_nothing_in_the_probes_are_one_program(self) -> None:
+        a, b = sketch(ORPHANS), sketch(ORPHANS_TEXT)
+        assert len(a) == 512 and a != analyze_code(ORPHANS, "python").sketch  # not the static one
+        assert similarity(a, b) >= 0.9
+        assert looked_for(ORPHANS) == looked_for(ORPHANS_TEXT)
+
+    def test_a_hard_negative_that_also_finds_nothing_is_apart(self) -> None:
+        assert similarity(sketch(ORPHANS), sketch(LATE_PARENTS)) < 0.5
+        assert {"t:2:parent.missing.fail", "t:2:parent.missing.fail@"} <= looked_for(ORPHANS)
+        assert {"t:2:parent.later.fail", "t:2:parent.later.fail@"} <= looked_for(LATE_PARENTS)
+        assert not any(f.startswith("t:2:parent.missing") for f in looked_for(LATE_PARENTS))
+
+    @needs_ruby
+    def test_ruby_gives_the_same_triggers(self) -> None:
+        assert looked_for(RB_ORPHANS, "ruby") == looked_for(ORPHANS)
+
+    def test_the_answer_naming_the_edited_record_is_its_own_feature(self) -> None:
+        listed, counted = looked_for(CITING_ERRORS), looked_for(CITING_ERRORS_COUNT)
+        assert "t:2:cite.arg.error.fail@" in listed and "t:2:cite.arg.error.fail" in counted
+        assert "t:2:cite.arg.error.fail@" not in counted  # a count names no record
+        assert not any(f.startswith("t:2:cite.method") for f in listed)
+
+    def test_texts_a_program_holds_are_placed_without_their_names_in_the_features(self) -> None:
+        code = (
+            'PREFIXES = ("sk-", "ghp_")\n'
+            'result = [r["call_id"] for r in conversation_history\n'
+            '          if any(str(a).startswith(PREFIXES) for a in r.get("args") or [])]\n'
+        )
+        assert trigger_texts(code, "python")[:2] == ("ghp_", "sk-")
+        found = looked_for(code)
+        assert "t:2:text.arg.user@" in found
+        assert not any("sk-" in f or "ghp_" in f or "PREFIXES" in f for f in found)
+
+    def test_every_trigger_applies_to_probe_two_in_both_runners(self) -> None:
+        dump = 'result = [(r["call_id"], r.get("content")) for r in conversation_history if r["depth"] > 99]'
+        rb_dump = "(context[:conversation_history] || []).select { |r| r[:depth] > 99 }.map { |r| r[:call_id] }"
+        for code, language in ((dump, "python"), (rb_dump, "ruby")):
+            if language == "ruby" and shutil.which("ruby") is None:
+                continue
+            probe_set = _behaviour._probes_for(code, language, triggered=True)
+            outcome = _behaviour.run(code, language, probe_set, edit=True)
+            assert outcome is not None
+            assert "?" not in outcome.changed[_mutations.TRIGGER_PROBE]
+            assert (
+                len(outcome.changed[2])
+                == len(probe_set.edits[2])
+                > len(_mutations.mutations(probe_set.probes[2]))
+            )
+
+    def test_triggers_are_fixed_and_edit_only_the_picked_records(self) -> None:
+        probe = probes()[2]
+        picks = _mutations._picks(probe["history"])
+        assert picks == {"fail": (20, 13), "ok": (12, 5), "user": (10, 3)}
+        edits = _mutations.triggers(probe, ("x-1",))
+        assert edits == _mutations.triggers(probes()[2], ("x-1",))
+        edited = {op[1] for _, ops in edits for op in ops if op[0] == "set"}
+        assert edited == {20, 12, 10}

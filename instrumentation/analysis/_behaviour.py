@@ -29,7 +29,9 @@ minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
 whose footprints agree at least 0.95 and answers at least 0.2 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v9`` (pre-registration version 14; v8, version
+``behaviour-minhash-affine32-64-v10`` (pre-registration version 15; v9,
+version 14, gave a program whose answers are all empty its static sketch
+without running its edits or triggers (:func:`trigger_features`); v8, version
 13, planted nothing a program searches texts for (:func:`._probes.needles`);
 v7, version 12, had no probe with links, quoted phrases, a blank reply, boolean keyword
 arguments or a failure without a message; v6, version 11, had no probe with records out of time order, at one time, with a call id
@@ -40,9 +42,13 @@ a need; v4, version 9, had no footprint; v3, version 8, weighed every feature al
 7, counted every token of the answer; v1, version 6, had the probes before
 their mending).
 
-When the answers say nothing (every probe empty or failing: the program needs
-something the probes lack, or its language's interpreter is missing) the
-program keeps its static sketch (scheme v3); the two kinds of feature never
+When every answer is empty, the program looks for something no probe holds
+(a parent missing from the history, an error citing its own argument): it
+runs on the edits and on triggers that each make one relation between fields
+true (:func:`._mutations.triggers`), and which of them change its answer is
+its sketch (:func:`trigger_features`). When that says nothing either, or
+the answers fail, or its language's interpreter is missing, the program
+keeps its static sketch (scheme v3); the two kinds of feature never
 share a word, so a static and a behavioural sketch never match by chance.
 ``RECURSCOPE_SKETCH=static`` turns the sandbox off (every sketch static);
 ``RECURSCOPE_SKETCH=answers`` runs the probes but not their edits (no footprint).
@@ -68,7 +74,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ._mutations import RECORD_EDITS, mutations
+from ._mutations import RECORD_EDITS, TRIGGER_PROBE, mutations, triggers
 from ._probes import (
     FOCUS,
     atoms,
@@ -78,10 +84,11 @@ from ._probes import (
     own_values,
     probes,
     record_keys,
+    trigger_texts,
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v9"
+SCHEME: Final = "behaviour-minhash-affine32-64-v10"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -215,9 +222,15 @@ class _ProbeSet:
 
     __slots__ = ("_own", "edits", "json", "key", "probes")
 
-    def __init__(self, items: list[dict[str, Any]], edited: bool = True) -> None:
+    def __init__(
+        self, items: list[dict[str, Any]], edited: bool = True, texts: tuple[str, ...] | None = None
+    ) -> None:
         self.probes = items
         self.edits = [mutations(probe) if edited else [] for probe in items]
+        if (
+            texts is not None
+        ):  # and the triggers (scheme v10), for a program whose answers are empty
+            self.edits[TRIGGER_PROBE] += triggers(items[TRIGGER_PROBE], texts)
         sent = [
             {**probe, "mutations": [ops for _, ops in edits]} if edits else probe
             for probe, edits in zip(items, self.edits, strict=True)
@@ -241,17 +254,22 @@ def _probe_set(
     inputs: tuple[tuple[str, str | None], ...],
     texts: tuple[tuple[str, str], ...],
     edited: bool,
+    held: tuple[str, ...] | None = None,
 ) -> _ProbeSet:
-    return _ProbeSet(probes(lits, keys, dict(inputs), texts), edited)
+    return _ProbeSet(probes(lits, keys, dict(inputs), texts), edited, held)
 
 
-def _probes_for(code: str, language: str, edited: bool = True) -> _ProbeSet:
+def _probes_for(
+    code: str, language: str, edited: bool = True, triggered: bool = False
+) -> _ProbeSet:
+    """The probes for a program; ``triggered``: with the triggers among their edits."""
     return _probe_set(
         tuple(literals(code, language)),
         tuple(record_keys(code)),
         tuple(sorted(input_keys(code).items())),
         tuple(needles(code, language)),
         edited,
+        trigger_texts(code, language) if triggered else None,
     )
 
 
@@ -424,13 +442,50 @@ def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | Non
         return None
     found = features(code, language, outcome, probe_set)
     if not informative(found):
-        return None  # asked first without the edits: they would be wasted here
+        looked_for = trigger_features(code, language, outcome, found) if edited else set()
+        return encode(minhash(looked_for)) if looked_for else None
     steps: set[str] = set()
     if edited:
         again = run(code, language, probe_set, edit=True)
         if again is not None and list(again) == list(outcome):
             steps = footprint(again, probe_set)
     return encode(minhash(found)) + (encode(minhash(steps)) if steps else "")
+
+
+def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]) -> set[str]:
+    """What a program whose every answer is empty looks for: the edits and triggers that give it one.
+
+    Such a program looks for something no probe holds (a parent missing from
+    the history, an error citing its own argument, a call made twice). Its
+    edits (:mod:`._mutations`) and triggers (:func:`._mutations.triggers`) make
+    one such thing true at a time; each that changes its answer, whichever
+    way (a list that gains a record, a count that goes up), is a feature
+    (``t:2:parent.missing.fail``), and a second one when the answer now names
+    the record the trigger edited (``t:2:parent.missing.fail@``: the record
+    itself, not its parent or a total). Empty when none does, when every
+    record edit does (the answer shows the history's size), or when it
+    could not run (scheme v10).
+    """
+    if not any(f.endswith(":empty") for f in found):
+        return set()  # failing on every probe: nothing to edit
+    probe_set = _probes_for(code, language, triggered=True)
+    again = run(code, language, probe_set, edit=True)
+    if again is None or list(again) != list(outcome):
+        return set()
+    steps: set[str] = set()
+    selects = False
+    for p, (edits, marks) in enumerate(zip(probe_set.edits, again.changed, strict=True)):
+        if len(marks) != len(edits):
+            continue
+        for (name, _), mark in zip(edits, marks, strict=True):
+            if mark in _MARKS or mark == "N":
+                steps.add(f"t:{p}:{name}")
+            if mark == "N":
+                steps.add(f"t:{p}:{name}@")
+            selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
+    if not selects or not steps:
+        return set()
+    return steps | {f"t:{f}" for f in found if f.endswith(":error")}
 
 
 def program_sketch(code: str, language: str, static: str | None) -> str | None:

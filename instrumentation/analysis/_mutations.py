@@ -106,3 +106,143 @@ def mutations(probe: dict[str, Any]) -> list[tuple[str, Ops]]:
             out.append((f"{kind}.{i}", ops))
     out.extend(_whole_edits(history).items())
     return out
+
+
+# ---------------------------------------------------------------------------
+# Triggers (scheme v10): edits that make one relation between record fields true
+# ---------------------------------------------------------------------------
+
+TRIGGER_PROBE: Final = 2
+"""The probe whose records the triggers edit (the one that also holds real histories' oddities)."""
+
+_FILLER: Final = ("lorem ipsum dolor sit amet " * 90).strip()
+"""What makes a text long: 2,429 characters, over any bound a program is likely to test."""
+_TEXT_FIELDS: Final = ("content", "error", "summary")
+
+
+def _picks(history: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """The records the triggers edit: a failed call, a successful one, a user message; each with another record.
+
+    Each is the first of its kind from a third of the way in; the other record
+    is seven before it (another kind, another turn).
+    """
+    n = len(history)
+
+    def first(test: Any) -> int:
+        return next(i for i in range(n // 3, n) if test(history[i]))
+
+    def ok(r: dict[str, Any]) -> bool:
+        return bool((r.get("outcome_summary") or {}).get("ok"))
+
+    def named(r: dict[str, Any]) -> bool:
+        return r.get("speaker") != "user" and isinstance(r["args"][0], str)
+
+    picks = {
+        "fail": first(lambda r: named(r) and not ok(r)),
+        "ok": first(lambda r: named(r) and ok(r)),
+        "user": first(lambda r: r.get("speaker") == "user" and isinstance(r["args"][0], str)),
+    }
+    return {label: (i, max(i - 7, 0)) for label, i in picks.items()}
+
+
+def _append_text(record: dict[str, Any], i: int, field: str, text: str) -> Ops:
+    """Edits that add ``text`` to one of a record's texts (its content, its error, its summary)."""
+    summary = record.get("outcome_summary") or {}
+    if field == "content":
+        return [["set", i, ["content"], f"{record['content']} {text}".strip()]]
+    if field == "summary":
+        return [
+            ["set", i, ["outcome_summary", "summary"], f"{summary.get('summary') or ''} {text}"]
+        ]
+    message = f"{summary.get('error_message') or record.get('error') or 'failed'} {text}"
+    return [
+        ["set", i, ["error"], message],
+        ["set", i, ["outcome_summary", "error_message"], message],
+    ]
+
+
+def _twin(record: dict[str, Any], last: dict[str, Any], flipped: bool) -> dict[str, Any]:
+    """A copy of a record called again at the end (a new call id), with its outcome or the other."""
+    twin = copy.deepcopy(record)
+    twin["call_id"] = f"{record['call_id']}-again"
+    twin["timestamp"] = _stamp(_time(last["timestamp"]) + timedelta(seconds=45))
+    if flipped:
+        ok = not bool((record.get("outcome_summary") or {}).get("ok"))
+        summary = twin["outcome_summary"]
+        twin["result"] = "value-m-again" if ok else None
+        twin["error"] = None if ok else "failed-m-again"
+        summary.update(
+            ok=ok,
+            status="ok" if ok else "error",
+            value_class="String" if ok else None,
+            error_type=None if ok else "ArgumentError",
+            error_message=twin["error"],
+        )
+    return twin
+
+
+def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[str, Ops]]:
+    """Edits of a probe that each make one relation between fields true for one record.
+
+    For a failed call, a successful one and a user message (:func:`_picks`):
+    its parent missing from the history, later than it, or none; its own
+    argument, method or another record's call id cited in its content, error
+    or summary; its argument, keyword argument or a text made long; its
+    arguments, content, time, goal or whole call (method and arguments) made
+    another record's; the call made again at the end, with its outcome or
+    the other; a keyword argument no other record has; a number or a code
+    block in its content; and each text the program holds
+    (:func:`._probes.trigger_texts`) as its content's first word, its
+    argument, a keyword argument's name or value, or in its error (one
+    name for every text, ``text.arg.fail``: which texts a spelling holds
+    does not count, only where one of them changes its answer). A program whose answer every probe leaves empty shows, by which of
+    these change it, what it looks for.
+    """
+    history = probe["history"]
+    last = history[-1]
+    out: list[tuple[str, Ops]] = []
+    for label, (i, j) in _picks(history).items():
+        r, other = history[i], history[j]
+        arg = str(r["args"][0])
+        kwarg = next(iter(r["kwargs"]), None)
+        edits: dict[str, Ops] = {
+            "parent.missing": [["set", i, ["parent_call_id"], "call-9-99"]],
+            "parent.later": [["set", i, ["parent_call_id"], history[-3]["call_id"]]],
+            "parent.none": [["set", i, ["parent_call_id"], None]],
+        }
+        for name, text in (("arg", arg), ("method", r["method_name"]), ("id", other["call_id"])):
+            for field in _TEXT_FIELDS:
+                edits[f"cite.{name}.{field}"] = _append_text(r, i, field, text)
+        edits["long.arg"] = [["set", i, ["args"], [f"{arg} {_FILLER}", *r["args"][1:]]]]
+        if kwarg is not None:
+            edits["long.kwarg"] = [["set", i, ["kwargs"], {**r["kwargs"], kwarg: _FILLER}]]
+        for field in _TEXT_FIELDS:
+            edits[f"long.{field}"] = _append_text(r, i, field, _FILLER)
+        for field in ("args", "content", "timestamp", "goal"):
+            edits[f"same.{field}"] = [["set", i, [field], copy.deepcopy(other[field])]]
+        edits["same.call"] = [
+            ["set", i, [key], copy.deepcopy(other[key])]
+            for key in ("method_name", "name", "method", "args")
+            if key in other
+        ]
+        edits["again"] = [["add", _twin(r, last, flipped=False)], ["name", f"{r['call_id']}-again"]]
+        edits["again.flipped"] = [
+            ["add", _twin(r, last, flipped=True)],
+            ["name", f"{r['call_id']}-again"],
+        ]
+        edits["kwarg.own"] = [["set", i, ["kwargs"], {**r["kwargs"], "only_here": 7}]]
+        edits["number"] = _append_text(r, i, "content", "42 and 3.5")
+        edits["code"] = _append_text(r, i, "content", "\n```python\nprint(42)\n```\n")
+        named = ["name", r["call_id"]]
+        out.extend((f"{name}.{label}", [*ops, named]) for name, ops in edits.items())
+        for text in texts:  # one name for every text: which text a spelling holds does not count
+            placed = {
+                "lead": [["set", i, ["content"], f"{text} {r['content']}"]],
+                "arg": [["set", i, ["args"], [text, *r["args"][1:]]]],
+                "key": [["set", i, ["kwargs"], {**r["kwargs"], text: "value-m-key"}]],
+                "error": _append_text(r, i, "error", text),
+            }
+            if kwarg is not None:
+                placed["kwarg"] = [["set", i, ["kwargs"], {**r["kwargs"], kwarg: text}]]
+            out.extend((f"text.{field}.{label}", [*ops, named]) for field, ops in placed.items())
+    return out

@@ -277,6 +277,31 @@ def needles(code: str, language: str) -> list[tuple[str, str]]:
     return sorted(found)[:MAX_NEEDLES]
 
 
+_TEXT: Final = re.compile(r"^[^\s\x22\x27\\]{1,40}$")
+MAX_TRIGGER_TEXTS: Final = 8
+
+
+def trigger_texts(code: str, language: str) -> tuple[str, ...]:
+    """Every short text the program holds, for the triggers to place in a record (scheme v10).
+
+    Its compared literals (:func:`literals`), what it searches texts for
+    (:func:`needles`) and every other short quoted text without spaces
+    (``SECRET_PREFIXES = ("sk-", "ghp_")``: a name bound to a tuple is not
+    a compared literal, yet it is what the program looks for). Field names,
+    the probes' own values and the context's keys are left out. Sorted; at
+    most :data:`MAX_TRIGGER_TEXTS`, the compared and searched ones first.
+    """
+    first = [lit for lit, _ in literals(code, language)] + [t for _, t in needles(code, language)]
+    quoted = sorted(
+        {
+            m.group(2)
+            for m in _PY_STRING.finditer(code)
+            if _TEXT.match(m.group(2)) and m.group(2) not in _NOT_LITERALS
+        }
+    )
+    return tuple(dict.fromkeys([*sorted(set(first)), *quoted]))[:MAX_TRIGGER_TEXTS]
+
+
 def _pythonic(pattern: str) -> str:
     """A Ruby pattern as Python reads it: ``\\z``, ``\\h`` and ``(?<name>`` spelled Python's way."""
     pattern = pattern.replace("\\z", "\\Z").replace("\\h", "[0-9a-f]")

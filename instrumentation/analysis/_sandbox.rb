@@ -179,7 +179,7 @@ def edit(history, ops)
       target = op[2][0..-2].reduce(history.fetch(op[1])) { |node, key| node.fetch(key.to_sym) }
       target[op[2][-1].to_sym] = symbolize(op[3])
     when "add" then history << symbolize(op[1])
-    end
+    end # "name" changes nothing: it names the record a trigger edited (named)
   end
 end
 
@@ -236,15 +236,25 @@ def mark(before, after)
   up && down ? "b" : up ? "+" : "-"
 end
 
+# N for a changed answer that now names the record a trigger edited (its name op).
+def named(mark, ops, base_text, after)
+  names = ops.select { |op| op[0] == "name" }.map { |op| op[1].to_s }
+  return mark if mark == "0" || names.empty?
+
+  text = after.inspect
+  names.any? { |n| text.include?(n) && !base_text.include?(n) } ? "N" : mark
+end
+
 # Per probe, one character an edit: how it changed the answer (mark), ? unknown.
 def changes(code, probes, mutations, variant, base)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + MUTATION_BUDGET_SECONDS
   probes.zip(mutations, base).map do |probe, edits, result|
     before = shape(result) # once a probe, not once an edit
+    base_text = result.inspect
     edits.map do |ops|
       result = run_probe(code, probe, probe["inputs"][variant], deadline, ops)
       if !result["ok"] && UNKNOWN.include?(result["error"]) then "?"
-      else mark(before, result)
+      else named(mark(before, result), ops, base_text, result)
       end
     end.join
   end

@@ -320,7 +320,10 @@ def _most_telling(
 
 
 def _patch(probe: dict[str, Any], ops: list[Any]) -> None:
-    """Apply one edit's operations to a probe (``_mutations.py``): ``del`` or ``add`` a record, ``set`` a field."""
+    """Apply one edit's operations to a probe (``_mutations.py``): ``del`` or ``add`` a record, ``set`` a field.
+
+    ``name`` changes nothing: it names the record a trigger edited (:func:`_named`).
+    """
     history = probe["history"]
     for op in ops:
         if op[0] == "del":
@@ -388,6 +391,15 @@ def _mark(before: tuple[str, list[float]], after: dict[str, Any]) -> str:
 _UNKNOWN = frozenset({"Budget", "TimeoutError", "MemoryError", "RecursionError"})
 
 
+def _named(mark: str, ops: list[Any], base_text: str, after: dict[str, Any]) -> str:
+    """``N`` for a changed answer that now names the record a trigger edited (its ``name`` op)."""
+    names = [op[1] for op in ops if op[0] == "name"]
+    if mark == "0" or not names:
+        return mark
+    text = json.dumps(after, default=str)
+    return "N" if any(n in text and n not in base_text for n in names) else mark
+
+
 def _changes(
     program: Any,
     probes: list[bytes],
@@ -400,6 +412,7 @@ def _changes(
     changed = []
     for frozen, edits, result in zip(probes, mutations, base, strict=True):
         before = _shape(result)  # once a probe, not once an edit
+        base_text = json.dumps(result, default=str)
         marks = []
         for ops in edits:
             copy = pickle.loads(frozen)
@@ -413,7 +426,7 @@ def _changes(
             if not result["ok"] and result["error"] in _UNKNOWN:
                 marks.append("?")
             else:
-                marks.append(_mark(before, result))
+                marks.append(_named(_mark(before, result), ops, base_text, result))
         changed.append("".join(marks))
     return changed
 
