@@ -628,3 +628,17 @@ class TestTriggers:
         assert edits == _mutations.triggers(probes()[2], ("x-1",))
         edited = {op[1] for _, ops in edits for op in ops if op[0] == "set"}
         assert edited == {20, 12, 10}
+
+
+def test_a_pattern_python_would_warn_about_is_read_quietly() -> None:
+    """Ruby's ``[[:upper:]]`` makes Python's parser warn; a sketch never prints on the host's stderr."""
+    import warnings
+
+    pattern = "[[:upper:]]{2}q7z"  # new to this process: re's cache has not compiled it yet
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        regex_example(pattern)
+        probes(texts=[(pattern, "q7z")])
+    assert not [w for w in seen if issubclass(w.category, FutureWarning)]
+    with pytest.warns(FutureWarning):  # the check above can fail: Python does warn
+        re.compile("[[:lower:]]{3}k9w")

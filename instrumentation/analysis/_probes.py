@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 import re._constants as _sre  # the standard library's own reading of a pattern (3.11+)
 import re._parser as _sre_parser
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -319,7 +320,10 @@ def regex_example(pattern: str) -> str | None:
     holds, else its first member. Look-arounds and anchors give nothing.
     """
     try:
-        return _example(_sre_parser.parse(pattern), {})[:80] or None
+        with warnings.catch_warnings():  # a program's pattern is not ours to warn about
+            warnings.simplefilter("ignore", FutureWarning)  # ("Possible nested set", [[:upper:]])
+            parsed = _sre_parser.parse(pattern)
+        return _example(parsed, {})[:80] or None
     except Exception:  # any pattern the parser or the walk cannot read gives nothing
         return None
 
@@ -583,8 +587,10 @@ def _plant(history: list[dict[str, Any]], texts: Iterable[tuple[str, str]]) -> N
     )
     for pattern, text in texts:
         try:
-            if re.search(pattern, held):
-                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                if re.search(pattern, held):
+                    continue
         except re.error:
             continue
         history[13]["content"] = f"{text} {history[13]['content']}"
