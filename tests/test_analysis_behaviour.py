@@ -642,3 +642,57 @@ def test_a_pattern_python_would_warn_about_is_read_quietly() -> None:
     assert not [w for w in seen if issubclass(w.category, FutureWarning)]
     with pytest.warns(FutureWarning):  # the check above can fail: Python does warn
         re.compile("[[:lower:]]{3}k9w")
+
+
+SHOUTED = """
+result = [r["call_id"] for r in conversation_history
+          if r.get("speaker") == "user" and r.get("content") and r["content"] == r["content"].upper()]
+"""
+SHOUTED_LOOP = """
+loud = []
+for entry in context.get("conversation_history") or []:
+    text = entry.get("content") or ""
+    if entry.get("role") == "user" and text and not any(c.islower() for c in text):
+        loud.append(entry.get("call_id"))
+result = {"shouted": loud, "n": len(loud)}
+"""
+SAYS_BOTH = """
+result = [r["call_id"] for r in conversation_history
+          if (r.get("outcome_summary") or {}).get("ok") is True
+          and r["outcome_summary"].get("status") != "ok"]
+"""
+RB_REUSED = """
+h = context[:conversation_history] || []
+given = {}
+h.each_with_object([]) do |r, out|
+  out << r[:call_id] if (r[:args] || []).any? { |a| given.key?(a) }
+  s = (r[:outcome_summary] || {})[:summary]
+  given[s] = true if s
+end
+"""
+
+
+class TestTriggersV11:
+    def test_texts_in_capitals_are_one_program_whatever_the_spelling(self) -> None:
+        a, b = looked_for(SHOUTED), looked_for(SHOUTED_LOOP)
+        assert "t:2:shape.upper.content.user@" in a
+        assert a == b
+        assert similarity(sketch(SHOUTED), sketch(SHOUTED_LOOP)) >= 0.9
+
+    def test_an_outcome_field_disagreeing_with_ok_is_a_trigger(self) -> None:
+        found = looked_for(SAYS_BOTH)
+        assert {"t:2:outcome.status.ok", "t:2:outcome.status.ok@"} <= found
+        assert "t:2:outcome.status.fail" not in found  # a failure saying "ok" is the other way
+
+    @needs_ruby
+    def test_another_records_summary_as_an_argument_is_a_trigger(self) -> None:
+        found = looked_for(RB_REUSED, "ruby")
+        assert "t:2:copy.summary.arg.fail@" in found
+        assert not any(f.startswith("t:2:copy.id") for f in found)
+
+    def test_every_shape_applies_to_every_text_of_the_picked_records(self) -> None:
+        names = [name for name, _ in _mutations.triggers(probes()[2])]
+        assert len(names) == len(set(names)) == 243
+        for shape in _mutations._SHAPES:
+            for field in ("content", "arg", "kwarg", "summary", "error"):
+                assert f"shape.{shape}.{field}.user" in names

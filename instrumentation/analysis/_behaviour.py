@@ -29,8 +29,9 @@ minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
 whose footprints agree at least 0.95 and answers at least 0.2 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v10`` (pre-registration version 15; v9,
-version 14, gave a program whose answers are all empty its static sketch
+``behaviour-minhash-affine32-64-v11`` (pre-registration version 16; v10,
+version 15, had no trigger copying another record's value, making an
+outcome field disagree or giving a text a shape; v9, version 14, gave a program whose answers are all empty its static sketch
 without running its edits or triggers (:func:`trigger_features`); v8, version
 13, planted nothing a program searches texts for (:func:`._probes.needles`);
 v7, version 12, had no probe with links, quoted phrases, a blank reply, boolean keyword
@@ -88,7 +89,7 @@ from ._probes import (
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v10"
+SCHEME: Final = "behaviour-minhash-affine32-64-v11"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"

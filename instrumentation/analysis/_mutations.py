@@ -23,6 +23,8 @@ module is the only place that knows it.
 from __future__ import annotations
 
 import copy
+import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -181,6 +183,91 @@ def _twin(record: dict[str, Any], last: dict[str, Any], flipped: bool) -> dict[s
     return twin
 
 
+_SHAPES: Final[dict[str, Callable[[str], str]]] = {
+    "upper": lambda t: t.upper(),
+    "question": lambda t: f"{t.rstrip()}?",
+    "json": lambda t: json.dumps({"value": t, "count": 4}),
+    "email": lambda t: f"{t} ops@example.com",
+    "path": lambda t: f"{t} reports/summary.csv",
+    "list": lambda t: f"- {t}\n- second item",
+    "lines": lambda t: f"{t}\nsecond line",
+    "date": lambda t: f"{t} 2026-03-05",
+}
+"""Shapes real texts take (scheme v11): capitals, a question, a JSON document, an address, a file, a list, lines, a date."""
+
+
+def _set_text(record: dict[str, Any], i: int, field: str, text: str, kwarg: str | None) -> Ops:
+    """Edits that make one of a record's texts ``text`` (content, argument, keyword argument, summary, error)."""
+    if field == "content":
+        return [["set", i, ["content"], text]]
+    if field == "arg":
+        return [["set", i, ["args"], [text, *record["args"][1:]]]]
+    if field == "kwarg":
+        return [["set", i, ["kwargs"], {**record["kwargs"], kwarg: text}]] if kwarg else []
+    if field == "summary":
+        return [["set", i, ["outcome_summary", "summary"], text]]
+    return [["set", i, ["error"], text], ["set", i, ["outcome_summary", "error_message"], text]]
+
+
+def _text_of(record: dict[str, Any], field: str, kwarg: str | None) -> str:
+    summary = record.get("outcome_summary") or {}
+    value = {
+        "content": record.get("content"),
+        "arg": record["args"][0],
+        "kwarg": record["kwargs"].get(kwarg) if kwarg else None,
+        "summary": summary.get("summary"),
+        "error": summary.get("error_message") or record.get("error"),
+    }[field]
+    return str(value) if value not in (None, "") else f"text-m-{field}"
+
+
+def _copies(i: int, r: dict[str, Any], other: dict[str, Any], kwarg: str | None) -> dict[str, Ops]:
+    """Another record's result, summary, content, call id or goal as this record's argument (scheme v11)."""
+    summary = other.get("outcome_summary") or {}
+    values = {
+        "result": other.get("result") or summary.get("summary"),
+        "summary": summary.get("summary"),
+        "content": other.get("content"),
+        "id": other.get("call_id"),
+        "goal": other.get("goal"),
+    }
+    out: dict[str, Ops] = {}
+    for name, value in values.items():
+        text = str(value) if value not in (None, "") else "value-m-copy"
+        out[f"copy.{name}.arg"] = _set_text(r, i, "arg", text, kwarg)
+        if kwarg is not None:
+            out[f"copy.{name}.kwarg"] = _set_text(r, i, "kwarg", text, kwarg)
+    return out
+
+
+def _disagreements(i: int, r: dict[str, Any]) -> dict[str, Ops]:
+    """One outcome field saying the other thing than ``ok`` (scheme v11): status, error type, value class, result."""
+    ok = bool((r.get("outcome_summary") or {}).get("ok"))
+    return {
+        "outcome.status": [["set", i, ["outcome_summary", "status"], "error" if ok else "ok"]],
+        "outcome.type": [
+            ["set", i, ["outcome_summary", "error_type"], "ArgumentError" if ok else None]
+        ],
+        "outcome.class": [["set", i, ["outcome_summary", "value_class"], None if ok else "String"]],
+        "outcome.result": [
+            ["set", i, ["result"], None if ok else "value-m-result"],
+            ["set", i, ["error"], "failed-m-result" if ok else None],
+        ],
+    }
+
+
+def _shapes(i: int, r: dict[str, Any], kwarg: str | None) -> dict[str, Ops]:
+    """Each of a record's texts in each shape (:data:`_SHAPES`; scheme v11)."""
+    out: dict[str, Ops] = {}
+    for field in ("content", "arg", "kwarg", "summary", "error"):
+        if field == "kwarg" and kwarg is None:
+            continue
+        text = _text_of(r, field, kwarg)
+        for shape, make in _SHAPES.items():
+            out[f"shape.{shape}.{field}"] = _set_text(r, i, field, make(text), kwarg)
+    return out
+
+
 def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[str, Ops]]:
     """Edits of a probe that each make one relation between fields true for one record.
 
@@ -195,8 +282,13 @@ def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
     (:func:`._probes.trigger_texts`) as its content's first word, its
     argument, a keyword argument's name or value, or in its error (one
     name for every text, ``text.arg.fail``: which texts a spelling holds
-    does not count, only where one of them changes its answer). A program whose answer every probe leaves empty shows, by which of
-    these change it, what it looks for.
+    does not count, only where one of them changes its answer). Scheme
+    v11 adds: another record's result, summary, content, call id or goal as
+    its argument or keyword argument (:func:`_copies`); one outcome field
+    disagreeing with ``ok`` (:func:`_disagreements`); and each of its texts
+    in each of a few shapes real texts take (:func:`_shapes`). A program
+    whose answer every probe leaves empty shows, by which of these change
+    it, what it looks for.
     """
     history = probe["history"]
     last = history[-1]
@@ -233,6 +325,7 @@ def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
         edits["kwarg.own"] = [["set", i, ["kwargs"], {**r["kwargs"], "only_here": 7}]]
         edits["number"] = _append_text(r, i, "content", "42 and 3.5")
         edits["code"] = _append_text(r, i, "content", "\n```python\nprint(42)\n```\n")
+        edits |= _copies(i, r, other, kwarg) | _disagreements(i, r) | _shapes(i, r, kwarg)
         named = ["name", r["call_id"]]
         out.extend((f"{name}.{label}", [*ops, named]) for name, ops in edits.items())
         for text in texts:  # one name for every text: which text a spelling holds does not count
