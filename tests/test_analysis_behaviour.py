@@ -696,3 +696,15 @@ class TestTriggersV11:
         for shape in _mutations._SHAPES:
             for field in ("content", "arg", "kwarg", "summary", "error"):
                 assert f"shape.{shape}.{field}.user" in names
+
+
+def test_a_program_that_gives_no_answer_runs_no_trigger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step that only prints (the smolagents pattern) costs no edits on the recording thread."""
+    code = "recent = conversation_history[-3:]\nprint(len(conversation_history), recent[-1]['method_name'])"
+    outcome = _behaviour.run(code, "python")
+    assert outcome is not None and all(r.get("value") is None for r in outcome)
+    found = _behaviour.features(code, "python", outcome)
+    asked: list[bool] = []
+    monkeypatch.setattr(_behaviour, "run", lambda *a, **k: asked.append(True))
+    assert _behaviour.trigger_features(code, "python", outcome, found) == set()
+    assert not asked

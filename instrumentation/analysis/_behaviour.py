@@ -29,7 +29,9 @@ minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
 whose footprints agree at least 0.95 and answers at least 0.2 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v11`` (pre-registration version 16; v10,
+``behaviour-minhash-affine32-64-v12`` (pre-registration version 17; v11,
+version 16, also ran the triggers for a program that gives no answer at
+all; v10,
 version 15, had no trigger copying another record's value, making an
 outcome field disagree or giving a text a shape; v9, version 14, gave a program whose answers are all empty its static sketch
 without running its edits or triggers (:func:`trigger_features`); v8, version
@@ -89,7 +91,7 @@ from ._probes import (
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v11"
+SCHEME: Final = "behaviour-minhash-affine32-64-v12"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -465,10 +467,12 @@ def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]
     the record the trigger edited (``t:2:parent.missing.fail@``: the record
     itself, not its parent or a total). Empty when none does, when every
     record edit does (the answer shows the history's size), or when it
-    could not run (scheme v10).
+    could not run (scheme v10); and without running anything when no probe
+    gave an answer at all (``None``: a program that only prints costs no
+    edits).
     """
-    if not any(f.endswith(":empty") for f in found):
-        return set()  # failing on every probe: nothing to edit
+    if not any(r.get("ok") and r.get("value") is not None for r in outcome):
+        return set()  # no answer at all (it prints, or fails on every probe): nothing to edit
     probe_set = _probes_for(code, language, triggered=True)
     again = run(code, language, probe_set, edit=True)
     if again is None or list(again) != list(outcome):
