@@ -17,7 +17,10 @@ that shows one more field of each record gets a footprint of its own.)
 Each edit is a list of operations the sandbox runners apply to a copy of the
 probe (``["del", i]``, ``["set", i, [key, ...], value]``, ``["add",
 record]``), so the runners need no knowledge of the record schema; this
-module is the only place that knows it.
+module is the only place that knows it. A trigger (:func:`triggers`, for a
+program whose answers are all empty) also carries ``["name", call_id]``,
+which changes nothing: the runners mark the edit ``N`` when its answer
+then names that record.
 """
 
 from __future__ import annotations
