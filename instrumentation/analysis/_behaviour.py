@@ -72,7 +72,7 @@ import subprocess
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
@@ -230,9 +230,8 @@ class _ProbeSet:
     ) -> None:
         self.probes = items
         self.edits = [mutations(probe) if edited else [] for probe in items]
-        if (
-            texts is not None
-        ):  # and the triggers (scheme v10), for a program whose answers are empty
+        # and the triggers (scheme v10), for a program whose answers are all empty
+        if texts is not None:
             self.edits[TRIGGER_PROBE] += triggers(items[TRIGGER_PROBE], texts)
         sent = [
             {**probe, "mutations": [ops for _, ops in edits]} if edits else probe
@@ -421,16 +420,19 @@ def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
     """
     found: set[str] = set()
     selects = False
-    for p, (edits, marks) in enumerate(zip(probe_set.edits, outcome.changed, strict=True)):
-        if len(marks) != len(edits):
-            continue
-        for (name, _), mark in zip(edits, marks, strict=True):
-            signs = _MARKS.get(mark, ())
-            found |= {f"{p}:{name}={sign}" for sign in signs} | (
-                {f"{p}:{name}"} if signs else set()
-            )
-            selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
+    for p, name, mark in _marked(outcome, probe_set):
+        signs = _MARKS.get(mark, ())
+        found |= {f"{p}:{name}={sign}" for sign in signs} | ({f"{p}:{name}"} if signs else set())
+        selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
     return found if selects else set()
+
+
+def _marked(outcome: Outcome, probe_set: _ProbeSet) -> Iterator[tuple[int, str, str]]:
+    """(probe, edit name, the runner's mark) for every edit of every probe whose marks all came back."""
+    for p, (edits, marks) in enumerate(zip(probe_set.edits, outcome.changed, strict=True)):
+        if len(marks) == len(edits):
+            for (name, _), mark in zip(edits, marks, strict=True):
+                yield p, name, mark
 
 
 def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | None:
@@ -479,15 +481,12 @@ def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]
         return set()
     steps: set[str] = set()
     selects = False
-    for p, (edits, marks) in enumerate(zip(probe_set.edits, again.changed, strict=True)):
-        if len(marks) != len(edits):
-            continue
-        for (name, _), mark in zip(edits, marks, strict=True):
-            if mark in _MARKS or mark == "N":
-                steps.add(f"t:{p}:{name}")
-            if mark == "N":
-                steps.add(f"t:{p}:{name}@")
-            selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
+    for p, name, mark in _marked(again, probe_set):
+        if mark in _MARKS or mark == "N":
+            steps.add(f"t:{p}:{name}")
+        if mark == "N":
+            steps.add(f"t:{p}:{name}@")
+        selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
     if not selects or not steps:
         return set()
     return steps | {f"t:{f}" for f in found if f.endswith(":error")}
