@@ -708,3 +708,102 @@ def test_a_program_that_gives_no_answer_runs_no_trigger(monkeypatch: pytest.Monk
     monkeypatch.setattr(_behaviour, "run", lambda *a, **k: asked.append(True))
     assert _behaviour.trigger_features(code, "python", outcome, found) == set()
     assert not asked
+
+
+STOPPED = """
+halted = False
+out = []
+for r in conversation_history:
+    if r.get("role") == "user":
+        halted = "stop" in (r.get("content") or "").lower().split()
+    elif halted and r.get("role") == "tool":
+        out.append(r["call_id"])
+result = out
+"""
+STOPPED_TEXT = r"""
+import re
+history = context.get("conversation_history") or []
+request = None
+lines = []
+for step in history:
+    if step.get("role") == "user":
+        request = step if re.search(r"\bstop\b", str(step.get("content")), re.I) else None
+    elif request is not None and step.get("role") == "tool":
+        lines.append(f"{step['call_id']} ran after a stop request")
+result = {"role": "tool", "after_stop": lines}
+"""
+RB_STOPPED = r"""
+h = context[:conversation_history] || []
+stopped = false
+h.each_with_object([]) do |r, acc|
+  if r[:role] == "user"
+    stopped = r[:content].to_s =~ /\bstop\b/i ? true : false
+  elsif stopped && r[:role] == "tool"
+    acc << r[:call_id]
+  end
+end
+"""
+STOPPED_BEFORE = STOPPED.replace("elif halted and", "elif not halted and")
+
+
+class TestComposedEdits:
+    """Scheme v13: what a program looks for when no single trigger makes it true."""
+
+    def test_a_program_looking_for_two_things_at_once_is_found_by_composed_edits_only(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        found = looked_for(STOPPED)
+        assert found and all(f.startswith("t:2:z") for f in found)
+        assert any(f.endswith("@") for f in found)  # the tool call after the request is named
+        _behaviour._probe_set.cache_clear()
+        monkeypatch.setattr(_behaviour, "composed", lambda probe, texts=(): [])
+        try:
+            assert looked_for(STOPPED) == set()  # no single trigger finds it
+        finally:
+            _behaviour._probe_set.cache_clear()
+
+    def test_respellings_are_one_program_and_the_opposite_is_apart(self) -> None:
+        a, b = sketch(STOPPED), sketch(STOPPED_TEXT)
+        assert similarity(a, b) >= 0.9
+        assert similarity(a, sketch(STOPPED_BEFORE)) < 0.5
+
+    @needs_ruby
+    def test_ruby_finds_the_same(self) -> None:
+        assert similarity(sketch(STOPPED), sketch(RB_STOPPED, "ruby")) >= 0.9
+
+    def test_an_answer_alike_on_every_probe_is_sketched_by_what_it_looks_for(self) -> None:
+        outcome = _behaviour.run(STOPPED_TEXT, "python")
+        assert outcome is not None
+        found = _behaviour.features(STOPPED_TEXT, "python", outcome)
+        assert _behaviour.informative(found) and _behaviour.constant(outcome)
+        assert _behaviour.trigger_features(STOPPED_TEXT, "python", outcome, found) == looked_for(
+            STOPPED
+        )
+
+    def test_composed_edits_are_fixed_and_name_every_record_they_touch(self) -> None:
+        probe = probes()[2]
+        edits = _mutations.composed(probe, ("x-1",))
+        assert edits == _mutations.composed(probes()[2], ("x-1",))
+        assert [name for name, _ in edits] == [f"z{k}" for k in range(_mutations.COMPOSED_EDITS)]
+        ids = [r["call_id"] for r in probe["history"]]
+        for _, ops in edits:
+            named = {op[1] for op in ops if op[0] == "name"}
+            fields = {ids[op[1]] for op in ops if op[0] == "set" and op[2] != ["timestamp"]}
+            assert fields <= named  # a long pause moves every later record: only its first is named
+            assert {op[1]["call_id"] for op in ops if op[0] == "add"} <= named
+        kinds = {
+            op[2][0] if op[0] == "set" else op[0]
+            for _, ops in edits
+            for op in ops
+            if op[0] != "name"
+        }
+        assert {
+            "role",
+            "content",
+            "args",
+            "kwargs",
+            "parent_call_id",
+            "timestamp",
+            "depth",
+            "add",
+        } <= kinds

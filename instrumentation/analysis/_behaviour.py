@@ -29,7 +29,9 @@ minutes, a rate and its percent, a count with or without a label. The
 sketch is the answers' MinHash followed by the footprint's; two sketches
 whose footprints agree at least 0.95 and answers at least 0.2 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v12`` (pre-registration version 17; v11,
+``behaviour-minhash-affine32-64-v13`` (pre-registration version 18; v12,
+version 17, sketched a program whose answers are all alike by those answers,
+and had no composed edits; v11,
 version 16, also ran the triggers for a program that gives no answer at
 all; v10,
 version 15, had no trigger copying another record's value, making an
@@ -45,11 +47,14 @@ a need; v4, version 9, had no footprint; v3, version 8, weighed every feature al
 7, counted every token of the answer; v1, version 6, had the probes before
 their mending).
 
-When every answer is empty, the program looks for something no probe holds
+When every answer is empty, or every probe gets the same answer ("Nothing
+ran after a stop request."), the program looks for something no probe holds
 (a parent missing from the history, an error citing its own argument): it
 runs on the edits and on triggers that each make one relation between fields
 true (:func:`._mutations.triggers`), and which of them change its answer is
-its sketch (:func:`trigger_features`). When that says nothing either, or
+its sketch (:func:`trigger_features`); when none does, which of 256 composed
+edits do (:func:`._mutations.composed`: one to three field edits drawn from
+a fixed grammar, so two things at once can be true). When that says nothing either, or
 the answers fail, or its language's interpreter is missing, the program
 keeps its static sketch (scheme v3); the two kinds of feature never
 share a word, so a static and a behavioural sketch never match by chance.
@@ -77,7 +82,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ._mutations import RECORD_EDITS, TRIGGER_PROBE, mutations, triggers
+from ._mutations import RECORD_EDITS, TRIGGER_PROBE, composed, mutations, triggers
 from ._probes import (
     FOCUS,
     atoms,
@@ -91,7 +96,7 @@ from ._probes import (
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v12"
+SCHEME: Final = "behaviour-minhash-affine32-64-v13"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -233,6 +238,7 @@ class _ProbeSet:
         # and the triggers (scheme v10), for a program whose answers are all empty
         if texts is not None:
             self.edits[TRIGGER_PROBE] += triggers(items[TRIGGER_PROBE], texts)
+            self.edits[TRIGGER_PROBE] += composed(items[TRIGGER_PROBE], texts)  # scheme v13
         sent = [
             {**probe, "mutations": [ops for _, ops in edits]} if edits else probe
             for probe, edits in zip(items, self.edits, strict=True)
@@ -402,8 +408,16 @@ def informative(found: set[str]) -> bool:
     return any(not f.endswith((":empty", ":error")) for f in found)
 
 
-_MARKS: Final = {"1": ("*",), "+": ("+",), "-": ("-",), "b": ("+", "-")}
+_MARKS: Final = {"1": ("*",), "x": ("*",), "+": ("+",), "-": ("-",), "b": ("+", "-")}
 """A runner's mark for an edit (:mod:`._mutations`) as footprint features: changed beyond its numbers, up, down."""
+
+
+def constant(outcome: Outcome) -> bool:
+    """Whether every probe gave the same answer (``"Nothing ran after a stop request."``): it says nothing of the history."""
+    values = [
+        json.dumps(r.get("value"), sort_keys=True, default=str) for r in outcome if r.get("ok")
+    ]
+    return len(values) == len(outcome) > 1 and len(set(values)) == 1
 
 
 def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
@@ -440,13 +454,15 @@ def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | Non
 
     The answers' MinHash, followed by the footprint's (:func:`footprint`) when
     some edit changes an answer; ``edited=False`` skips the edits (answers only).
+    A program whose answers are all empty, or all the same (:func:`constant`,
+    scheme v13), is sketched by what it looks for (:func:`trigger_features`).
     """
     probe_set = _probes_for(code, language, edited)
     outcome = run(code, language, probe_set)
     if outcome is None:
         return None
     found = features(code, language, outcome, probe_set)
-    if not informative(found):
+    if not informative(found) or constant(outcome):
         looked_for = trigger_features(code, language, outcome, found) if edited else set()
         return encode(minhash(looked_for)) if looked_for else None
     steps: set[str] = set()
@@ -455,6 +471,10 @@ def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | Non
         if again is not None and list(again) == list(outcome):
             steps = footprint(again, probe_set)
     return encode(minhash(found)) + (encode(minhash(steps)) if steps else "")
+
+
+_COMPOSED: Final = f"t:{TRIGGER_PROBE}:z"
+"""The features of composed edits (:func:`._mutations.composed`, scheme v13)."""
 
 
 def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]) -> set[str]:
@@ -471,7 +491,10 @@ def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]
     record edit does (the answer shows the history's size), or when it
     could not run (scheme v10); and without running anything when no probe
     gave an answer at all (``None``: a program that only prints costs no
-    edits).
+    edits). When no edit or trigger changes the answer, the composed edits
+    (:func:`._mutations.composed`, ``t:2:z17``) that do are the features
+    (scheme v13): a program that looks for two things at once, or for one no
+    trigger names, still says what it looks for.
     """
     if not any(r.get("ok") and r.get("value") is not None for r in outcome):
         return set()  # no answer at all (it prints, or fails on every probe): nothing to edit
@@ -482,11 +505,15 @@ def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]
     steps: set[str] = set()
     selects = False
     for p, name, mark in _marked(again, probe_set):
+        if mark == "x" and name.startswith("z"):
+            continue  # a composed edit the program fails on says how it is guarded, not what it looks for
         if mark in _MARKS or mark == "N":
             steps.add(f"t:{p}:{name}")
         if mark == "N":
             steps.add(f"t:{p}:{name}@")
         selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
+    named = {s for s in steps if not s.startswith(_COMPOSED)}
+    steps = named or steps  # the composed edits only when no named edit changes the answer
     if not selects or not steps:
         return set()
     return steps | {f"t:{f}" for f in found if f.endswith(":error")}

@@ -26,12 +26,13 @@ then names that record.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-__all__ = ["KINDS", "RECORD_EDITS", "mutations"]
+__all__ = ["KINDS", "RECORD_EDITS", "composed", "mutations", "triggers"]
 
 _STAMP: Final = "%Y-%m-%dT%H:%M:%SZ"
 KINDS: Final = ("drop", "flip", "stretch", "shift", "user", "repeat", "fail")
@@ -341,4 +342,241 @@ def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
             if kwarg is not None:
                 placed["kwarg"] = [["set", i, ["kwargs"], {**r["kwargs"], kwarg: text}]]
             out.extend((f"text.{field}.{label}", [*ops, named]) for field, ops in placed.items())
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Composed edits (scheme v13): a fixed grammar of field edits, drawn at random
+# ---------------------------------------------------------------------------
+
+COMPOSED_EDITS: Final = 256
+"""How many composed edits a program whose answers say nothing runs (scheme v13)."""
+
+_POOL: Final = (
+    "# Plan",
+    "## Next steps\nship it",
+    "- [ ] open item",
+    "- [x] done item",
+    "* [X] closed item",
+    "1. first step\n2. second step",
+    "42",
+    "-3.5",
+    " 17 ",
+    "retry after 30 seconds",
+    "Retry-After: 120",
+    "src/app.py:42",
+    "lib/util.rb:7:in `run'",
+    "caf\u00e9 \u2713 na\u00efve",
+    "9f86d081884c7d65",
+    "https://example.com/a?b=1",
+    "ops@example.com",
+    "line one\nline two",
+    "",
+    "   ",
+    "STOP NOW",
+    "please stop here",
+    "why did it fail?",
+    "TODO: fix the parser",
+    "ERROR: timeout after 30s",
+    "HTTP 503 Service Unavailable",
+    "[1, 2, 3]",
+    '{"a": 1, "b": "two"}',
+    "2026-03-05",
+    "Thanks, that works!",
+    "yes",
+    "null",
+)
+"""Texts real histories hold (scheme v13): Markdown, task lists, numbers as text, hints, places, non-ASCII, hashes, blanks."""
+
+_KEYS: Final = ("retryCount", "retry_count", "only_here", "Limit", "x")
+_ROLES: Final = ("user", "assistant", "tool", "system")
+
+
+def _draw(k: int, j: int, n: int) -> int:
+    """A fixed draw in ``range(n)`` for the ``j``-th choice of the ``k``-th composed edit (the same on every machine)."""
+    digest = hashlib.blake2b(f"{k}.{j}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % n
+
+
+def _field(record: dict[str, Any], field: str) -> Any:
+    summary = record.get("outcome_summary") or {}
+    return {
+        "content": record.get("content"),
+        "summary": summary.get("summary"),
+        "error": summary.get("error_message") or record.get("error"),
+        "id": record.get("call_id"),
+        "method": record.get("method_name"),
+        "arg": (record.get("args") or [None])[0],
+        "goal": record.get("goal"),
+        "need": record.get("need"),
+        "result": record.get("result"),
+    }[field]
+
+
+def _put(record: dict[str, Any], i: int, field: str, value: Any) -> Ops:
+    """Ops that make one field of record ``i`` ``value`` (a method sets all three of its names)."""
+    if field == "arg":
+        return [["set", i, ["args"], [value, *(record.get("args") or [])[1:]]]]
+    if field == "kwarg":
+        key = next(iter(record.get("kwargs") or {}), "query")
+        return [["set", i, ["kwargs"], {**(record.get("kwargs") or {}), key: value}]]
+    if field == "key":
+        return [["set", i, ["kwargs"], {**(record.get("kwargs") or {}), str(value): "value-m-key"}]]
+    if field == "method":
+        return [["set", i, [key], value] for key in ("method_name", "name", "method")]
+    if field in ("summary", "status", "value_class", "error_type"):
+        return [["set", i, ["outcome_summary", field], value]]
+    if field == "error":
+        return [
+            ["set", i, ["error"], value],
+            ["set", i, ["outcome_summary", "error_message"], value],
+        ]
+    return [["set", i, [field], value]]
+
+
+def _composed_op(
+    history: list[dict[str, Any]], k: int, j: int, texts: tuple[str, ...]
+) -> tuple[Ops, list[str]]:
+    """The ``j``-th edit of the ``k``-th composed edit, and the call ids of the records it touches."""
+    n = len(history)
+    i = 3 + _draw(k, 10 * j, n - 3)
+    r = history[i]
+    kind = _draw(k, 10 * j + 1, 13)
+    pick = _draw(k, 10 * j + 2, 1 << 30)
+    ids = [r["call_id"]]
+    if (
+        kind == 12 and i + 2 < n
+    ):  # a user message (a text of the program's or the pool's), then two records of one role
+        text = texts[0] if texts and pick % 2 else _POOL[pick // 2 % len(_POOL)]
+        role = _ROLES[1 + pick // 64 % 3]
+        ops = [["set", i, ["role"], "user"], ["set", i, ["speaker"], "user"]]
+        ops += _put(
+            r, i, "content", text if pick // 256 % 2 else f"{r.get('content') or ''} {text}".strip()
+        )
+        for x in (i + 1, i + 2):
+            ops += [["set", x, ["role"], role], ["set", x, ["speaker"], role]]
+        return ops, [r["call_id"], history[i + 1]["call_id"], history[i + 2]["call_id"]]
+    if kind == 0:  # a role
+        role = _ROLES[pick % len(_ROLES)]
+        return [["set", i, ["role"], role], ["set", i, ["speaker"], role]], ids
+    if kind in (1, 2):  # a text of the pool, or one the program holds
+        field = ("content", "arg", "kwarg", "error", "summary", "goal", "need", "method")[pick % 8]
+        if kind == 2 and texts:
+            text = texts[0]
+        else:
+            text = _POOL[pick // 8 % len(_POOL)]
+        whole = (pick // 1024) % 2 == 0 or field not in ("content", "error", "summary")
+        value = text if whole else f"{_field(r, field) or ''} {text}".strip()
+        return _put(r, i, field, value), ids
+    if kind in (3, 4):  # another record's field copied into this one
+        before = [x for x in range(i) if history[x].get("role") == "user"]
+        same = [x for x in range(i) if history[x].get("method_name") == r.get("method_name")]
+        source = (
+            i - 1,
+            before[-1] if before else 0,
+            same[-1] if same else 0,
+            min(i + 1, n - 1),
+            pick % n,
+        )[pick % 5]
+        field = ("content", "summary", "error", "id", "method", "arg", "goal", "need", "result")[
+            pick // 5 % 9
+        ]
+        value = _field(history[source], field)
+        text = str(value) if value not in (None, "") else "value-m-copy"
+        target = ("content", "content", "content", "arg", "kwarg", "error", "summary", "goal")[
+            pick // 45 % 8
+        ]
+        shape = pick // 360 % 3
+        if target in ("content", "error") and shape:
+            text = f"re: {text} (see above)" if shape == 1 else text.upper()
+        return _put(r, i, target, text), [*ids, history[source]["call_id"]]
+    if kind == 5:  # the outcome
+        ok = bool((r.get("outcome_summary") or {}).get("ok"))
+        choice = pick % 4
+        if choice == 0:
+            return _outcome(i, not ok), ids
+        if choice == 1:
+            return _put(r, i, "status", ("ok", "error", "timeout", "cancelled")[pick // 4 % 4]), ids
+        if choice == 2:
+            return _put(
+                r, i, "value_class", ("String", "Integer", "Hash", "NilClass", None)[pick // 4 % 5]
+            ), ids
+        return _put(
+            r, i, "error_type", ("Timeout::Error", "KeyError", "ArgumentError", None)[pick // 4 % 4]
+        ), ids
+    if kind == 6:  # the parent
+        parent = (
+            "call-9-99",
+            None,
+            history[min(i + 2, n - 1)]["call_id"],
+            history[i - 1]["call_id"],
+            r["call_id"],
+        )[pick % 5]
+        return [["set", i, ["parent_call_id"], parent]], ids
+    if kind == 7:  # the time: the same moment as before, out of order, or a long pause
+        choice = pick % 3
+        if choice == 0:
+            return [["set", i, ["timestamp"], history[i - 1]["timestamp"]]], ids
+        if choice == 1:
+            return [
+                [
+                    "set",
+                    i,
+                    ["timestamp"],
+                    _stamp(_time(history[i - 1]["timestamp"]) - timedelta(minutes=5)),
+                ]
+            ], ids
+        return [
+            ["set", x, ["timestamp"], _stamp(_time(history[x]["timestamp"]) + timedelta(hours=2))]
+            for x in range(i, n)
+        ], ids
+    if kind == 8:  # the depth
+        return [["set", i, ["depth"], (0, 1, 3, 7, None)[pick % 5]]], ids
+    if kind == 9:  # the arguments
+        args = list(r.get("args") or [])
+        new_args: list[Any] | None = (
+            [*args, "extra-m-arg"],
+            [],
+            None,
+            [42, *args[1:]],
+            ["42", *args[1:]],
+            [f"{args[0] if args else 'arg'}\nsecond line", *args[1:]],
+            [*args, {"nested": True}],
+        )[pick % 7]
+        return [["set", i, ["args"], new_args]], ids
+    if kind == 10:  # the keyword arguments
+        key = _KEYS[pick % len(_KEYS)]
+        given: Any = ("value-m-kwarg", 7, None, "", True)[pick // 8 % 5]
+        return [["set", i, ["kwargs"], {**(r.get("kwargs") or {}), key: given}]], ids
+    # the call made again at the end (and a turn with no room left before the end)
+    twin = _twin(r, history[-1], flipped=pick % 2 == 1)
+    return [["add", twin]], [*ids, twin["call_id"]]
+
+
+def composed(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[str, Ops]]:
+    """:data:`COMPOSED_EDITS` edits of a probe, each one to three field edits drawn from a fixed grammar.
+
+    A trigger (:func:`triggers`) makes one relation true for one record; a
+    program may look for two at once (a tool call in a turn whose user asked
+    to stop), or for a relation no trigger names. Each composed edit draws
+    one to three edits — a record's role; a text of a fixed pool (Markdown,
+    task lists, numbers as text, retry hints, source places, non-ASCII,
+    blanks) or one the program holds, as a field or in it; another
+    record's field (the one before, the last user message, the last call
+    of the same method, the next one, any) copied into this one, whole,
+    quoted or in capitals; its outcome, parent, time, depth, arguments or
+    keyword arguments; the call made again — with a fixed draw
+    (:func:`_draw`), the same for every program and machine. Named
+    ``z<k>``; each names the records it touches.
+    """
+    history = probe["history"]
+    out: list[tuple[str, Ops]] = []
+    for k in range(COMPOSED_EDITS):
+        ops: Ops = []
+        names: list[str] = []
+        for j in range(1 + _draw(k, 0, 3)):
+            more, touched = _composed_op(history, k, j, texts)
+            ops += more
+            names += touched
+        out.append((f"z{k}", [*ops, *(["name", n] for n in dict.fromkeys(names))]))
     return out

@@ -245,15 +245,18 @@ def named(mark, ops, base_text, after)
   names.any? { |n| text.include?(n) && !base_text.include?(n) } ? "N" : mark
 end
 
-# Per probe, one character an edit: how it changed the answer (mark), ? unknown.
+# Per probe, one character an edit: how it changed the answer (mark), ? unknown,
+# x it failed.
 def changes(code, probes, mutations, variant, base)
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + MUTATION_BUDGET_SECONDS
   probes.zip(mutations, base).map do |probe, edits, result|
     before = shape(result) # once a probe, not once an edit
     base_text = result.inspect
+    answered = result["ok"] ? true : false
     edits.map do |ops|
       result = run_probe(code, probe, probe["inputs"][variant], deadline, ops)
       if !result["ok"] && UNKNOWN.include?(result["error"]) then "?"
+      elsif !result["ok"] && answered then "x" # the edit made it fail (scheme v13)
       else named(mark(before, result), ops, base_text, result)
       end
     end.join

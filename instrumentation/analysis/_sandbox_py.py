@@ -407,12 +407,13 @@ def _changes(
     variant: int,
     base: list[dict[str, Any]],
 ) -> list[str]:
-    """Per probe, one character an edit: how it changed the answer (:func:`_mark`), ``?`` unknown."""
+    """Per probe, one character an edit: how it changed the answer (:func:`_mark`), ``?`` unknown, ``x`` it failed."""
     deadline = time.monotonic() + _MUTATION_BUDGET
     changed = []
     for frozen, edits, result in zip(probes, mutations, base, strict=True):
         before = _shape(result)  # once a probe, not once an edit
         base_text = json.dumps(result, default=str)
+        answered = bool(result.get("ok"))
         marks = []
         for ops in edits:
             copy = pickle.loads(frozen)
@@ -425,6 +426,8 @@ def _changes(
             result = _run(program, copy, copy["inputs"][variant], deadline)
             if not result["ok"] and result["error"] in _UNKNOWN:
                 marks.append("?")
+            elif not result["ok"] and answered:
+                marks.append("x")  # the edit made it fail (scheme v13)
             else:
                 marks.append(_named(_mark(before, result), ops, base_text, result))
         changed.append("".join(marks))
