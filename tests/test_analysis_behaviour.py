@@ -807,3 +807,57 @@ class TestComposedEdits:
             "depth",
             "add",
         } <= kinds
+
+
+TAGS = r"""
+import re
+result = sorted({t for r in conversation_history if r.get("role") == "user"
+                 for t in re.findall(r"#(\w+)", r.get("content") or "")})
+"""
+TAGS_LOOP = r"""
+import re
+found = []
+for entry in context.get("conversation_history") or []:
+    if entry.get("role") != "user":
+        continue
+    for tag in re.findall(r"#([A-Za-z0-9_]+)", str(entry.get("content") or "")):
+        if tag not in found:
+            found.append(tag)
+result = {"tags": sorted(found)}
+"""
+VERSIONS = TAGS.replace(r'r"#(\w+)"', r'r"\bv?(\d+\.\d+(?:\.\d+)?)\b"')
+
+
+class TestTypedTexts:
+    """Scheme v14: which kinds of text a program reacts to."""
+
+    def typed(self, code: str) -> set[str]:
+        probe_set = _behaviour._probes_for(code, "python")
+        outcome = _behaviour.run(code, "python", probe_set, edit=True)
+        assert outcome is not None
+        return _behaviour.typed_features(outcome, probe_set)
+
+    def test_programs_extracting_different_kinds_of_text_are_apart(self) -> None:
+        assert VERSIONS != TAGS
+        tags, versions = self.typed(TAGS), self.typed(VERSIONS)
+        assert "2:typed.0.content.user" in tags  # "#release"
+        assert "2:typed.2.content.user" in versions  # "v2.3.1"
+        assert tags.isdisjoint(versions)
+        assert similarity(sketch(TAGS), sketch(VERSIONS)) < 0.5
+
+    def test_respellings_react_to_the_same_kinds(self) -> None:
+        assert self.typed(TAGS) == self.typed(TAGS_LOOP)
+        assert similarity(sketch(TAGS), sketch(TAGS_LOOP)) >= 0.9
+
+    def test_typed_texts_are_fixed_and_leave_the_footprint_alone(self) -> None:
+        probe = probes()[2]
+        edits = _mutations.typed(probe)
+        assert edits == _mutations.typed(probes()[2])
+        assert len(edits) == len(_mutations.TYPED_TEXTS) * 4
+        assert {op[1] for _, ops in edits for op in ops if op[0] == "set"} == {20, 12, 10}
+        names = {name for name, _ in edits}
+        assert all(name.startswith("typed.") for name in names)
+        probe_set = _behaviour._probes_for(FAILED_COUNT, "python")
+        outcome = _behaviour.run(FAILED_COUNT, "python", probe_set, edit=True)
+        assert outcome is not None
+        assert not any("typed." in f for f in _behaviour.footprint(outcome, probe_set))

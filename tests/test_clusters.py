@@ -12,7 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recurscope.instrumentation.analysis._sketch import bands, encode, minhash, similarity
+from recurscope.instrumentation.analysis._sketch import (
+    FOOTPRINT_FLOOR,
+    bands,
+    encode,
+    minhash,
+    similarity,
+)
 from recurscope.pipeline.evidence.clusters import (
     REGISTRY,
     ClusterSettings,
@@ -165,7 +171,7 @@ def test_the_sql_similarity_is_the_python_one(
     con = shapes_db()
     sql = con.execute("SELECT sketch_similarity(?, ?)", [left, right]).fetchall()[0][0]
     assert sql == pytest.approx(similarity(left, right))
-    if all(footprints) and similarity(left[:512], right[:512]) >= 0.2:
+    if all(footprints) and similarity(left[:512], right[:512]) >= FOOTPRINT_FLOOR:
         assert sql >= similarity(left[512:], right[512:]) or sql == similarity(left, right)
 
 

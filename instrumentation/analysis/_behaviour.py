@@ -26,10 +26,14 @@ dropped, an outcome flipped, the times stretched, ...), and which edits
 change its answer, and whether only its numbers move and which way, is its
 footprint (:func:`footprint`): the same for a duration in seconds and in
 minutes, a rate and its percent, a count with or without a label. The
-sketch is the answers' MinHash followed by the footprint's; two sketches
-whose footprints agree at least 0.95 and answers at least 0.2 are as similar
+sketch is the answers' MinHash followed by the footprint's; both also hold
+which of 48 typed texts (a tag, a version, a size, a query, ...) added to a
+record change the answer (:func:`typed_features`), so two programs that read
+the same records for different kinds of text are apart. Two sketches
+whose footprints agree at least 0.95 and answers at least 0.1 are as similar
 as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v13`` (pre-registration version 18; v12,
+``behaviour-minhash-affine32-64-v14`` (pre-registration version 19; v13,
+version 18, had no typed texts (:func:`typed_features`); v12,
 version 17, sketched a program whose answers are all alike by those answers,
 and had no composed edits; v11,
 version 16, also ran the triggers for a program that gives no answer at
@@ -82,7 +86,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ._mutations import RECORD_EDITS, TRIGGER_PROBE, composed, mutations, triggers
+from ._mutations import RECORD_EDITS, TRIGGER_PROBE, composed, mutations, triggers, typed
 from ._probes import (
     FOCUS,
     atoms,
@@ -96,7 +100,7 @@ from ._probes import (
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v13"
+SCHEME: Final = "behaviour-minhash-affine32-64-v14"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -235,6 +239,8 @@ class _ProbeSet:
     ) -> None:
         self.probes = items
         self.edits = [mutations(probe) if edited else [] for probe in items]
+        if edited:
+            self.edits[TRIGGER_PROBE] += typed(items[TRIGGER_PROBE])  # scheme v14
         # and the triggers (scheme v10), for a program whose answers are all empty
         if texts is not None:
             self.edits[TRIGGER_PROBE] += triggers(items[TRIGGER_PROBE], texts)
@@ -435,6 +441,8 @@ def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
     found: set[str] = set()
     selects = False
     for p, name, mark in _marked(outcome, probe_set):
+        if name.startswith(_TYPED):
+            continue  # the typed texts are the answers' features (scheme v14)
         signs = _MARKS.get(mark, ())
         found |= {f"{p}:{name}={sign}" for sign in signs} | ({f"{p}:{name}"} if signs else set())
         selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
@@ -469,8 +477,29 @@ def behaviour_sketch(code: str, language: str, edited: bool = True) -> str | Non
     if edited:
         again = run(code, language, probe_set, edit=True)
         if again is not None and list(again) == list(outcome):
+            kinds = typed_features(again, probe_set)
             steps = footprint(again, probe_set)
+            found |= kinds
+            steps |= kinds if steps else set()
     return encode(minhash(found)) + (encode(minhash(steps)) if steps else "")
+
+
+_TYPED: Final = "typed."
+
+
+def typed_features(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
+    """Which typed texts (:func:`._mutations.typed`) change the answer (``2:typed.7.content.user``; scheme v14).
+
+    A program that extracts tags from contents and one that extracts version
+    numbers from them may answer alike on every probe (each finds what the
+    probe planted for it); they react to different kinds of text. An edit the
+    program fails on is left out (it says how it is guarded).
+    """
+    return {
+        f"{p}:{name}"
+        for p, name, mark in _marked(outcome, probe_set)
+        if name.startswith(_TYPED) and (mark in _MARKS or mark == "N") and mark != "x"
+    }
 
 
 _COMPOSED: Final = f"t:{TRIGGER_PROBE}:z"
@@ -505,7 +534,7 @@ def trigger_features(code: str, language: str, outcome: Outcome, found: set[str]
     steps: set[str] = set()
     selects = False
     for p, name, mark in _marked(again, probe_set):
-        if mark == "x" and name.startswith("z"):
+        if mark == "x" and name.startswith(("z", _TYPED)):
             continue  # a composed edit the program fails on says how it is guarded, not what it looks for
         if mark in _MARKS or mark == "N":
             steps.add(f"t:{p}:{name}")

@@ -461,10 +461,7 @@ def _composed_op(
         return [["set", i, ["role"], role], ["set", i, ["speaker"], role]], ids
     if kind in (1, 2):  # a text of the pool, or one the program holds
         field = ("content", "arg", "kwarg", "error", "summary", "goal", "need", "method")[pick % 8]
-        if kind == 2 and texts:
-            text = texts[0]
-        else:
-            text = _POOL[pick // 8 % len(_POOL)]
+        text = texts[0] if kind == 2 and texts else _POOL[pick // 8 % len(_POOL)]
         whole = (pick // 1024) % 2 == 0 or field not in ("content", "error", "summary")
         value = text if whole else f"{_field(r, field) or ''} {text}".strip()
         return _put(r, i, field, value), ids
@@ -579,4 +576,87 @@ def composed(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
             ops += more
             names += touched
         out.append((f"z{k}", [*ops, *(["name", n] for n in dict.fromkeys(names))]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Typed texts (scheme v14): which kinds of text a program reacts to
+# ---------------------------------------------------------------------------
+
+TYPED_TEXTS: Final = (
+    "#release",
+    "@alice",
+    "v2.3.1",
+    "version 1.4",
+    "https://example.com/docs/setup",
+    "ops@example.com",
+    "10.0.0.12",
+    "src/app.py:42",
+    "report.csv",
+    "15 minutes",
+    "2h 30m",
+    "12 MB",
+    "$49.99",
+    "85%",
+    "2026-03-05",
+    "14:30",
+    "SELECT name FROM users WHERE id = 4",
+    "$HOME and ${API_KEY}",
+    "TODO: fix the parser",
+    "FIXME later",
+    "`make test`",
+    "```python\nprint(42)\n```",
+    "# Plan",
+    "- [ ] open item",
+    "- first item\n- second item",
+    '"a quoted phrase"',
+    "please don't delete it",
+    "why did it fail?",
+    "stop!",
+    "URGENT",
+    "42",
+    "-3.5",
+    "0x1f",
+    "9f86d081884c7d65",
+    "123e4567-e89b-12d3-a456-426614174000",
+    '{"retries": 3}',
+    "retries=3",
+    "retryCount",
+    "retry_count",
+    "\U0001f680 shipped",
+    "caf\u00e9",
+    "+1 555 0100",
+    "HTTP 503",
+    "KeyError: 'name'",
+    "Traceback (most recent call last):",
+    "line one\nline two",
+    "   ",
+    "",
+)
+"""Kinds of text real histories hold (scheme v14): tags, mentions, versions, places, amounts, times, queries, markers, code, Markdown, quotes, numbers, ids, errors, blanks."""
+
+_TYPED_FIELDS: Final = ("content.user", "content.ok", "error.fail", "arg.ok")
+
+
+def typed(probe: dict[str, Any]) -> list[tuple[str, Ops]]:
+    """Each typed text (:data:`TYPED_TEXTS`) added to a user message's and a reply's content, a failure's error, or as a call's argument.
+
+    Which of these change a program's answer says which kinds of text it
+    reads — a program that extracts tags and one that extracts versions
+    from the same contents answer alike on every probe, and differ here —
+    without the program's own texts. Named ``typed.<k>.<field>``.
+    """
+    history = probe["history"]
+    picks = _picks(history)
+    out: list[tuple[str, Ops]] = []
+    for k, text in enumerate(TYPED_TEXTS):
+        for place in _TYPED_FIELDS:
+            field, label = place.split(".")
+            i = picks[label][0]
+            r = history[i]
+            if field == "arg":
+                ops = [["set", i, ["args"], [text, *(r.get("args") or [])[1:]]]]
+            else:
+                ops = _append_text(r, i, field, text)
+            out.append((f"typed.{k}.{place}", ops))
     return out
