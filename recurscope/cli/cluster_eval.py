@@ -34,6 +34,8 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-13",
     "data/clone-families/heldout-14",
     "data/clone-families/heldout-15",
+    "data/clone-families/heldout-16",
+    "data/clone-families/heldout-17",
 )
 
 
@@ -44,7 +46,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-15): "
+            ".../heldout-2 to .../heldout-17): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -88,7 +90,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-15 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-17 when present)",
     )
     parser.add_argument(
         "--similarity",
