@@ -414,23 +414,13 @@ def _field(record: dict[str, Any], field: str) -> Any:
 
 
 def _put(record: dict[str, Any], i: int, field: str, value: Any) -> Ops:
-    """Ops that make one field of record ``i`` ``value`` (a method sets all three of its names)."""
-    if field == "arg":
-        return [["set", i, ["args"], [value, *(record.get("args") or [])[1:]]]]
-    if field == "kwarg":
-        key = next(iter(record.get("kwargs") or {}), "query")
-        return [["set", i, ["kwargs"], {**(record.get("kwargs") or {}), key: value}]]
-    if field == "key":
-        return [["set", i, ["kwargs"], {**(record.get("kwargs") or {}), str(value): "value-m-key"}]]
+    """Ops that make one field of record ``i`` ``value``: a text as :func:`_set_text` does, a method under all three of its names, an outcome field, or any other top-level field."""
+    if field in ("content", "arg", "kwarg", "summary", "error"):
+        return _set_text(record, i, field, value, next(iter(record.get("kwargs") or {}), "query"))
     if field == "method":
         return [["set", i, [key], value] for key in ("method_name", "name", "method")]
-    if field in ("summary", "status", "value_class", "error_type"):
+    if field in ("status", "value_class", "error_type"):
         return [["set", i, ["outcome_summary", field], value]]
-    if field == "error":
-        return [
-            ["set", i, ["error"], value],
-            ["set", i, ["outcome_summary", "error_message"], value],
-        ]
     return [["set", i, [field], value]]
 
 
