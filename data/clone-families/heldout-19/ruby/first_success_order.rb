@@ -1,0 +1,12 @@
+history = context[:conversation_history] || []
+order = []
+history.each do |record|
+  outcome = record[:outcome_summary] || {}
+  next unless outcome[:ok] == true
+
+  method = record[:method_name]
+  next if method.nil? || method.empty?
+
+  order << method unless order.include?(method)
+end
+order
