@@ -37,6 +37,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-16",
     "data/clone-families/heldout-17",
     "data/clone-families/heldout-18",
+    "data/clone-families/heldout-19",
 )
 
 
@@ -47,7 +48,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-18): "
+            ".../heldout-2 to .../heldout-19): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -91,7 +92,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-18 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-19 when present)",
     )
     parser.add_argument(
         "--similarity",
