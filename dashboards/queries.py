@@ -545,6 +545,8 @@ class BoilerplateData:
     band_rows: int
     band_count: int
     preregistration_version: int
+    sketch_scheme: str
+    """The sketch scheme the pre-registration names ('' before version 6)."""
     clusters: pl.DataFrame
     members: pl.DataFrame
     shapes: int
@@ -656,6 +658,7 @@ def boilerplate_data(
         band_rows=settings.band_rows,
         band_count=settings.band_count,
         preregistration_version=prereg.version,
+        sketch_scheme=prereg.sketch_scheme,
         clusters=clusters,
         members=members,
         shapes=int(counts[0]),

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from recurscope.cli import main
+from recurscope.instrumentation.analysis._behaviour import SCHEME
+from recurscope.pipeline.evidence.blind_runs import load_blind_runs
 from recurscope.pipeline.evidence.cluster_eval import (
     FamiliesError,
     evaluate_families,
@@ -154,6 +156,22 @@ def test_the_figures_docs_quote() -> None:
     assert len(figures["heldout-17"].hard_negatives_merged) == 5
     assert len(figures["heldout-18"].hard_negatives_merged) == 3
     assert len(figures["heldout-19"].hard_negatives_merged) == 6
+    # The record the report's known error pools: this scheme still gives its blind runs' pairs.
+    record = load_blind_runs(SETS / "blind-runs.toml")
+    assert record is not None
+    current = record.of_scheme(SCHEME)
+    assert [r.set for r in current] == ["heldout-17", "heldout-18", "heldout-19"]
+    for run in current:
+        measured = figures[run.set]
+        assert (measured.correct_pairs, measured.predicted_pairs, measured.true_pairs) == (
+            run.correct_pairs,
+            run.predicted_pairs,
+            run.true_pairs,
+        )
+        assert len(measured.hard_negatives_merged) == run.hard_negatives_merged
+    for run in record.runs:
+        if run.set in HELD_OUT_SHA256:
+            assert run.families_sha256 == HELD_OUT_SHA256[run.set]
     docs = (ROOT / "docs" / "detector.md").read_text()
     assert (
         "| heldout-6 | 95 | 36 | 18 | 0.65 | 50 | 0.94 | 0.60 | 77 / 82 / 128 | 0.97 | 1 |" in docs

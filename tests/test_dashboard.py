@@ -255,6 +255,10 @@ def test_verdict_page_agrees_with_recurscope_report(
             else:
                 assert page_row[key] == pytest.approx(row[key], abs=1e-12)
     assert _number(_metric(app, "Sessions")) == report["window"]["sessions"]
+    # The clustered boilerplate_share's known error, as the report has it.
+    known = report["boilerplate"]["known_error"]
+    captions = " ".join(c.value for c in app.caption)
+    assert f"pairwise precision {known['precision']:.1%}" in captions
 
 
 def test_filters_make_the_view_exploratory_and_narrow_the_numbers(
@@ -467,6 +471,9 @@ def test_the_boilerplate_page_shows_a_respelled_program_as_one_cluster(
     )
     text = " ".join(m.value for m in app.markdown)
     assert f"Cluster {cluster_id}" in text and "2 shapes" in text
+    # Beside the shares: the clustering's known error, from its blind runs.
+    known = next(i.value for i in app.info if i.value.startswith("Known error of the clustering"))
+    assert "blind run" in known and "pairwise precision" in known and "recall" in known
 
 
 def test_the_boilerplate_sweep_puts_the_registered_threshold_beside_the_exact_share(

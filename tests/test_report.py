@@ -165,6 +165,17 @@ class TestBuildReport:
         assert "op_mix.slice" in names and "op_mix.sort" not in names  # unused ops left out
         assert all(r.threshold is None and r.confidence == 0.95 for r in headline.descriptive)
 
+    def test_the_clustered_share_comes_with_its_known_error(self, headline: report.Report) -> None:
+        """The registered scheme's blind runs, pooled, beside the clustered boilerplate_share."""
+        info = headline.boilerplate
+        assert info is not None and info.known_error is not None
+        assert info.known_error.scheme == info.sketch_scheme != ""
+        assert info.known_error.sets and not info.known_error.meets_targets
+        markdown = headline.to_markdown()
+        line = next(x for x in markdown.splitlines() if "Known error of the clustering" in x)
+        assert f"pairwise precision {info.known_error.precision:.1%}" in line
+        assert markdown.index("boilerplate_share_exact, exact") < markdown.index(line)
+
     def test_clusters_show_example_code_when_content_was_captured(
         self, headline: report.Report
     ) -> None:

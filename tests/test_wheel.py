@@ -102,11 +102,16 @@ def test_record_ingest_report_and_detector_eval_in_an_empty_directory(
     assert data["detector_quality_source"] == "measured now on the labelled corpus"
     row = next(r for r in data["primary"] if r["name"] == "contextview_shaped_share")
     assert row["detector"] is not None
+    # The clustering's known error comes from the shipped record of its blind runs.
+    known = data["boilerplate"]["known_error"]
+    assert known is not None and known["scheme"] == data["boilerplate"]["sketch_scheme"]
+    assert known["sets"] and known["precision"] is not None
 
     markdown = _run(installed, recurscope, "report", "--db", "store.duckdb", cwd=work)
     assert markdown.returncode == 0
     assert "Amended pre-registration (version" in markdown.stdout
     assert "detector quality not measured" not in markdown.stdout.lower()
+    assert "Known error of the clustering (its " in markdown.stdout
 
     evaluation = _run(installed, recurscope, "detector-eval", "--json", cwd=work)
     assert evaluation.returncode == 0, evaluation.stderr[-2000:]

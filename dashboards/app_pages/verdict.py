@@ -10,6 +10,7 @@ import streamlit as st
 
 from recurscope.dashboards import queries, ui
 from recurscope.pipeline.verdict.document import AmendmentInfo
+from recurscope.pipeline.verdict.markdown import known_error_text
 from recurscope.pipeline.verdict.report import (
     OUTCOME_LABELS,
     CriterionRow,
@@ -244,6 +245,13 @@ ui.table(
         "threshold": st.column_config.NumberColumn(format="%.2f"),
     },
 )
+
+if report.boilerplate is not None and any(r.name == "boilerplate_share" for r in report.primary):
+    info = report.boilerplate
+    st.caption(
+        "boilerplate_share counts near-duplicate clusters. "
+        + known_error_text(info.known_error, info.sketch_scheme, info.similarity is not None)
+    )
 
 gates(report)
 preregistration(report)

@@ -118,6 +118,40 @@ class SweepRow:
 
 
 @dataclass(frozen=True, slots=True)
+class KnownError:
+    """The clustering's measured error: its sketch scheme's blind runs, pooled.
+
+    From ``data/clone-families/blind-runs.toml``: sets of clone families
+    written without seeing the clusterer, each run once. Pairwise precision
+    and recall over all of them, and the lowest and highest of one set.
+    """
+
+    scheme: str
+    sets: tuple[str, ...]
+    correct_pairs: int
+    predicted_pairs: int
+    true_pairs: int
+    hard_negatives_merged: int
+    precision: float | None
+    recall: float | None
+    precision_low: float | None
+    precision_high: float | None
+    recall_low: float
+    recall_high: float
+    target_precision: float
+    target_recall: float
+
+    @property
+    def meets_targets(self) -> bool:
+        return (
+            self.precision is not None
+            and self.recall is not None
+            and self.precision >= self.target_precision
+            and self.recall >= self.target_recall
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class BoilerplateInfo:
     """How code shapes were clustered, and the boilerplate share exact, clustered and swept."""
 
@@ -130,6 +164,8 @@ class BoilerplateInfo:
     sweep: tuple[SweepRow, ...]
     sketch_scheme: str = ""
     """The sketch scheme the pre-registration names (empty before version 6)."""
+    known_error: KnownError | None = None
+    """That scheme's blind runs, pooled (``None``: it was never run blind)."""
 
 
 @dataclass(frozen=True, slots=True)

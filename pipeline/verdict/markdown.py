@@ -13,6 +13,7 @@ from .document import (
     DepthRow,
     DetectorInfo,
     HistoryNeedsInfo,
+    KnownError,
     Report,
 )
 
@@ -230,6 +231,32 @@ def _md_window(report: Report) -> list[str]:
     return lines
 
 
+def known_error_text(known: KnownError | None, scheme: str, clustered: bool = True) -> str:
+    """The clustering's measured error, in one Markdown sentence, for beside the clustered share."""
+    if not clustered:
+        return "Known error of the clustering: none (exact fingerprints, no clustering registered)."
+    if known is None:
+        return (
+            "Known error of the clustering: **not measured** (sketch scheme "
+            f"{scheme or '(unnamed)'} has no blind run in data/clone-families/blind-runs.toml)."
+        )
+    precision = _pct(known.precision)
+    if known.precision_low is not None and known.precision_high is not None:
+        precision += f" ({_pct(known.precision_low)}–{_pct(known.precision_high)} by set)"
+    verdict = "meets the targets" if known.meets_targets else "**does not meet** the targets"
+    runs = f"{len(known.sets)} blind run{'s' if len(known.sets) != 1 else ''}"
+    return (
+        f"Known error of the clustering (its {runs}: {', '.join(known.sets)}; clone "
+        "families written without seeing the clusterer, each run once): pairwise precision "
+        f"{precision}, recall {_pct(known.recall)} ({_pct(known.recall_low)}–"
+        f"{_pct(known.recall_high)} by set; {known.correct_pairs:,} of "
+        f"{known.predicted_pairs:,} merged pairs right, {known.correct_pairs:,} of "
+        f"{known.true_pairs:,} same-family pairs found); it {verdict} "
+        f"({known.target_precision:g} / {known.target_recall:g}). A wrong merge can only "
+        "raise the clustered share, a missed pair only lower it toward the exact one."
+    )
+
+
 def _md_clusters(report: Report) -> list[str]:
     """Boilerplate exact vs clustered, the similarity sweep, the top clusters and examples."""
     pre = report.preregistration
@@ -250,6 +277,8 @@ def _md_clusters(report: Report) -> list[str]:
             "",
             f"- boilerplate_share, clustered (the verdict's): {_pct(info.clustered_share)}",
             f"- boilerplate_share_exact, exact fingerprints: {_pct(info.exact_share)}",
+            "- "
+            + known_error_text(info.known_error, info.sketch_scheme, info.similarity is not None),
         ]
         if info.sweep:
             lines += [

@@ -20,6 +20,7 @@ from typing import Any, Final
 import duckdb
 
 from ..errors import PipelineError
+from ..evidence.blind_runs import BlindRuns, load_blind_runs
 from ..evidence.clusters import DEFAULT_CLUSTERS, SweepPoint
 from ..evidence.views import (
     EvidenceFilter,
@@ -38,6 +39,7 @@ from .document import (
     ClusterRow,
     CriterionRow,
     DetectorInfo,
+    KnownError,
     PreregistrationInfo,
     Report,
     SamplingInfo,
@@ -78,6 +80,7 @@ __all__ = [
     "detector_quality_from_data",
     "detector_summary",
     "excluded_note",
+    "known_error",
     "load_detector_quality",
     "measure_detector_quality",
     "parse_when",
@@ -864,6 +867,40 @@ def _boilerplate_info(
             for p in sweep
         ),
         sketch_scheme=prereg.sketch_scheme,
+        known_error=known_error(prereg.sketch_scheme, load_blind_runs()),
+    )
+
+
+def known_error(scheme: str, record: BlindRuns | None) -> KnownError | None:
+    """``scheme``'s blind runs pooled into pairwise precision and recall; ``None`` when it has none.
+
+    Pooled over pairs (correct / predicted, correct / true), with the lowest
+    and highest of one set beside: a set's pairs share programs, so the
+    spread over sets, not a binomial interval, is the honest uncertainty.
+    """
+    runs = record.of_scheme(scheme) if record is not None and scheme else ()
+    if record is None or not runs:
+        return None
+    correct = sum(r.correct_pairs for r in runs)
+    predicted = sum(r.predicted_pairs for r in runs)
+    true = sum(r.true_pairs for r in runs)
+    precisions = [p for r in runs if (p := r.precision) is not None]
+    recalls = [q for r in runs if (q := r.recall) is not None] or [0.0]
+    return KnownError(
+        scheme=scheme,
+        sets=tuple(r.set for r in runs),
+        correct_pairs=correct,
+        predicted_pairs=predicted,
+        true_pairs=true,
+        hard_negatives_merged=sum(r.hard_negatives_merged for r in runs),
+        precision=correct / predicted if predicted else None,
+        recall=correct / true if true else None,
+        precision_low=min(precisions, default=None),
+        precision_high=max(precisions, default=None),
+        recall_low=min(recalls),
+        recall_high=max(recalls),
+        target_precision=record.target_precision,
+        target_recall=record.target_recall,
     )
 
 
