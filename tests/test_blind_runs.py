@@ -139,10 +139,11 @@ def test_a_malformed_record_is_refused_with_the_run_and_field(
     with pytest.raises(BlindRunsError) as caught:
         load_blind_runs(path)
     assert says in str(caught.value) and str(path) in str(caught.value)
+    assert "restore" in str(caught.value)  # and says what to do
 
 
 def test_undecodable_bytes_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "blind-runs.toml"
     path.write_bytes(b"\xff\xfe runs")
-    with pytest.raises(BlindRunsError, match="restore it from the repository"):
+    with pytest.raises(BlindRunsError, match="restore the record"):
         load_blind_runs(path)

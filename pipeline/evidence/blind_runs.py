@@ -33,6 +33,11 @@ __all__ = [
 ]
 
 DEFAULT_BLIND_RUNS: Final = Path("data") / "clone-families" / "blind-runs.toml"
+_FIX: Final = (
+    "fix it, or restore the record (in the repository: git checkout -- "
+    "data/clone-families/blind-runs.toml; elsewhere, remove a local copy to use the one "
+    "shipped with recurscope)"
+)
 _COUNTS: Final = ("correct_pairs", "predicted_pairs", "true_pairs", "hard_negatives_merged")
 
 
@@ -97,17 +102,21 @@ def load_blind_runs(path: str | Path | None = None) -> BlindRuns | None:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise BlindRunsError(
-            f"{file}: cannot read the clusterer's blind runs ({error}); restore it from the "
-            "repository (git checkout -- data/clone-families/blind-runs.toml)"
+            f"{file}: cannot read the clusterer's blind runs ({error}); {_FIX}"
         ) from error
     runs = data.get("runs", [])
-    if not isinstance(runs, list):
-        raise BlindRunsError(f"{file}: 'runs' must be an array of tables ([[runs]])")
-    return BlindRuns(
-        runs=tuple(_run(file, n, run) for n, run in enumerate(runs, start=1)),
-        target_precision=_fraction(file, "target_precision", data.get("target_precision", 0.95)),
-        target_recall=_fraction(file, "target_recall", data.get("target_recall", 0.9)),
-    )
+    try:
+        if not isinstance(runs, list):
+            raise BlindRunsError(f"{file}: 'runs' must be an array of tables ([[runs]])")
+        return BlindRuns(
+            runs=tuple(_run(file, n, run) for n, run in enumerate(runs, start=1)),
+            target_precision=_fraction(
+                file, "target_precision", data.get("target_precision", 0.95)
+            ),
+            target_recall=_fraction(file, "target_recall", data.get("target_recall", 0.9)),
+        )
+    except BlindRunsError as error:
+        raise BlindRunsError(f"{error}; {_FIX}") from None
 
 
 def _run(file: Path, n: int, run: Any) -> BlindRun:
