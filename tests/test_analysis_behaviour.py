@@ -232,6 +232,43 @@ class TestSandbox:
         assert _behaviour.run(code, "ruby") == [{"ok": True, "value": n} for n in (24, 16, 30, 20)]
         assert not target.exists()
 
+    @pytest.mark.parametrize(
+        ("language", "reader", "editor"),
+        [
+            (
+                "ruby",
+                "h = context[:conversation_history] || []\n"
+                "h.map { |r| r[:content] }.compact.map(&:size).sum",
+                "h = context[:conversation_history] || []\n"
+                "h.each { |r| r[:content] << '!' if r[:content].is_a?(String) }\n"
+                "h.each { |r| r[:outcome_summary][:status]&.upcase! if r[:outcome_summary] }\n"
+                "h.size",
+            ),
+            (
+                "python",
+                "h = context.get('conversation_history', [])\n"
+                "result = sum(len(r['content']) for r in h if isinstance(r.get('content'), str))",
+                "h = context.get('conversation_history', [])\n"
+                "for r in h:\n    r['content'] = (r.get('content') or '') + '!'\n"
+                "result = len(h)",
+            ),
+        ],
+    )
+    def test_a_program_editing_the_history_in_place_changes_no_other_run(
+        self, language: str, reader: str, editor: str
+    ) -> None:
+        """Each run gets its own copy of the probe, strings too: the sketch never depends on what ran before."""
+        if language == "ruby" and shutil.which("ruby") is None:
+            pytest.skip("ruby is not installed")
+        probe_set = _behaviour._probes_for(reader, language)
+        assert _behaviour._probes_for(editor, language).key == probe_set.key  # one cached probe set
+        before = _behaviour.run(reader, language, probe_set, edit=True)
+        assert _behaviour.run(editor, language, probe_set, edit=True) is not None
+        assert _behaviour.run(editor, language, probe_set, edit=True) is not None
+        after = _behaviour.run(reader, language, probe_set, edit=True)
+        assert before is not None and after is not None
+        assert list(after) == list(before) and after.changed == before.changed
+
     def test_without_an_interpreter_the_sketch_stays_static(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:

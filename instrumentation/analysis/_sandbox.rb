@@ -90,12 +90,26 @@ class RecurscopeSandbox
   end
 end
 
+# A fresh copy with symbol keys: every run gets its own strings too, so a
+# program that edits a text in place (downcase!, <<) changes nothing the next
+# run or program sees.
 def symbolize(value)
   case value
   when Hash then value.each_with_object({}) { |(k, v), h| h[k.to_sym] = symbolize(v) }
   when Array then value.map { |v| symbolize(v) }
+  when String then value.dup
   else value
   end
+end
+
+# A probe's history and context, each as JSON text parsed afresh for every run
+# (faster than copying the parsed objects, and shares nothing between runs).
+def fresh(probe)
+  texts = probe["fresh"] ||= [
+    JSON.generate(probe["history"]),
+    JSON.generate(probe["context"].reject { |key, _| key == "conversation_history" }),
+  ]
+  texts.map { |text| JSON.parse(text, symbolize_names: true) }
 end
 
 def plain(value, depth = 0)
@@ -124,13 +138,12 @@ end
 def run_probe(code, probe, inputs, deadline, ops = nil)
   return { "ok" => false, "error" => "Budget" } if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
 
-  history = symbolize(probe["history"])
+  history, context = fresh(probe)
   begin
     edit(history, ops) if ops
   rescue IndexError, KeyError, NoMethodError, TypeError
     return { "ok" => false, "error" => "Edit" }
   end
-  context = symbolize(probe["context"].reject { |key, _| key == "conversation_history" })
   context[:conversation_history] = history
   kwargs = Hash.new(inputs["default"])
   inputs["kwargs"].each { |key, value| kwargs[key.to_sym] = value }
