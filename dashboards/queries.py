@@ -32,15 +32,16 @@ from typing import Any, Final
 import duckdb
 import polars as pl
 
+from recurscope.pipeline.evidence.blind_runs import load_blind_runs
 from recurscope.pipeline.evidence.clusters import DEFAULT_CLUSTERS
 from recurscope.pipeline.evidence.models import REFRESH_LOG, SESSION_MODELS, SPAN_MODELS
 from recurscope.pipeline.evidence.views import EvidenceFilter, EvidenceView
 from recurscope.pipeline.verdict.compare import DIMENSIONS, Comparison, compare
-from recurscope.pipeline.verdict.document import HistoryNeedsInfo
+from recurscope.pipeline.verdict.document import HistoryNeedsInfo, KnownError
 from recurscope.pipeline.verdict.headline import headline_sweep, load_headline_sweep
 from recurscope.pipeline.verdict.history_needs import history_needs
 from recurscope.pipeline.verdict.markdown import history_needs_markdown
-from recurscope.pipeline.verdict.report import Report, build_report
+from recurscope.pipeline.verdict.report import Report, build_report, known_error
 from recurscope.pipeline.verdict.rule import Preregistration, load_preregistration
 
 __all__ = [
@@ -547,6 +548,8 @@ class BoilerplateData:
     preregistration_version: int
     sketch_scheme: str
     """The sketch scheme the pre-registration names ('' before version 6)."""
+    known_error: KnownError | None
+    """That scheme's blind runs, pooled, as the report shows them (``None``: never run blind)."""
     clusters: pl.DataFrame
     members: pl.DataFrame
     shapes: int
@@ -659,6 +662,7 @@ def boilerplate_data(
         band_count=settings.band_count,
         preregistration_version=prereg.version,
         sketch_scheme=prereg.sketch_scheme,
+        known_error=known_error(prereg.sketch_scheme, load_blind_runs()),
         clusters=clusters,
         members=members,
         shapes=int(counts[0]),

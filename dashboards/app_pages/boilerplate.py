@@ -7,9 +7,7 @@ import polars as pl
 import streamlit as st
 
 from recurscope.dashboards import queries, ui
-from recurscope.pipeline.evidence.blind_runs import BlindRunsError, load_blind_runs
 from recurscope.pipeline.verdict.markdown import known_error_text
-from recurscope.pipeline.verdict.report import known_error
 from recurscope.pipeline.verdict.rule import PreregistrationError
 
 # Up to this many shapes the sweep is computed when the page opens; above, on request.
@@ -95,11 +93,7 @@ st.caption(
         else ""
     )
 )
-try:
-    known = known_error(data.sketch_scheme, load_blind_runs())
-    st.info(known_error_text(known, data.sketch_scheme), icon=":material/rule:")
-except BlindRunsError as error:
-    st.error(ui.escape(error))
+st.info(known_error_text(data.known_error, data.sketch_scheme), icon=":material/rule:")
 if clusters.is_empty():
     st.info("No history-reading call carries a code fingerprint for this selection.")
     st.stop()
