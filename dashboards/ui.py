@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+import duckdb
 import polars as pl
 import streamlit as st
 
@@ -164,6 +165,13 @@ def page(title: str, description: str) -> Iterator[PageContext]:
         _no_store(config, f"There is no store at {config.db}.")
     except PipelineError as error:
         st.error(f"Cannot read the store: {escape(error)}", icon=":material/error:")
+        st.stop()
+    except duckdb.IOException as error:  # the file changed under a query (not a bug of ours)
+        st.warning(
+            f"The store could not be read to the end ({escape(error)}). A writer may have "
+            "replaced the file meanwhile: reload the page.",
+            icon=":material/sync_problem:",
+        )
         st.stop()
 
 

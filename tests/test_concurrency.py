@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from recurscope.pipeline import Store, StoreError, StoreLockedError, ingest
+from recurscope.pipeline.store import locking
 from recurscope.pipeline.store.locking import (
     StoreUnavailableError,
     companions,
@@ -101,6 +102,9 @@ def table(db: Path, sql: str) -> list[tuple[object, ...]]:
 
 SPANS = "SELECT * EXCLUDE (IngestId) FROM otel_traces ORDER BY TraceId, SpanId"
 
+BLOCK = 262_144
+"""DuckDB's block size: a snapshot one block short has lost data."""
+
 
 @pytest.fixture
 def store_with_snapshot(tmp_path: Path) -> Path:
@@ -175,6 +179,52 @@ class TestReaders:
                     pass
         finally:
             holder.release()
+
+    def test_a_short_snapshot_is_refused_with_what_to_do(self, store_with_snapshot: Path) -> None:
+        """A snapshot missing its last block: opened three times, then named with the remedy."""
+        snapshot = companions(store_with_snapshot).snapshot
+        holder = Holder(store_with_snapshot)  # it would publish a whole one when it opens
+        os.truncate(snapshot, snapshot.stat().st_size - BLOCK)
+        try:
+            with pytest.raises(StoreUnavailableError) as caught:
+                with read_connection(store_with_snapshot, wait=0.3):
+                    pass
+        finally:
+            holder.release()
+        message = str(caught.value)
+        assert f"{snapshot} could not be read" in message
+        assert "3 times in a row" in message
+        assert f"delete {snapshot}" in message
+
+    def test_a_snapshot_replaced_while_a_reader_retries_is_read(
+        self, store_with_snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A short snapshot replaced by a whole one after the first attempt: the reader gets it."""
+        snapshot = companions(store_with_snapshot).snapshot
+        whole = tmp_path / "whole.duckdb"
+        holder = Holder(store_with_snapshot)
+        whole.write_bytes(snapshot.read_bytes())
+        os.truncate(snapshot, snapshot.stat().st_size - BLOCK)
+        attempts: list[Path] = []
+        checked = locking._checked_version
+
+        def check_then_publish(store: Store, path: Path, *, copy: bool) -> object:
+            attempts.append(path)
+            try:
+                return checked(store, path, copy=copy)
+            finally:
+                if whole.exists():
+                    os.replace(whole, snapshot)  # as a writer publishing a new one
+
+        monkeypatch.setattr(locking, "_checked_version", check_then_publish)
+        try:
+            with read_connection(store_with_snapshot, wait=0.3) as view:
+                assert view.source == "snapshot"
+                count = view.connection.execute("SELECT count(*) FROM otel_traces").fetchone()
+        finally:
+            holder.release()
+        assert count == (100,)
+        assert attempts == [snapshot, snapshot]
 
     def test_no_store_at_all_says_to_ingest_first(self, tmp_path: Path) -> None:
         """Reading a path with no store and no snapshot says how to create one."""

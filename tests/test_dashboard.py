@@ -334,6 +334,24 @@ def test_page_queries_match_for_filtered_and_unfiltered_views(store: Path) -> No
 # Live: the receiver writes while pages read
 
 
+def test_a_store_that_fails_under_a_query_is_a_warning_not_a_trace(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An I/O error midway through a page's queries: a sentence saying to reload, no trace."""
+    copy = tmp_path / "copy.duckdb"  # its own cache entries
+    copy.write_bytes(store.read_bytes())
+    monkeypatch.setenv("RECURSCOPE_DB", str(copy))
+
+    def history_access_data(*args: object) -> object:  # the name the page loads by
+        raise duckdb.IOException('IO Error: Could not read enough bytes from file "x"')
+
+    monkeypatch.setattr(queries, "history_access_data", history_access_data)
+    app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
+    assert not app.exception
+    warnings = " ".join(w.value for w in app.warning)
+    assert "could not be read to the end" in warnings and "reload the page" in warnings
+
+
 @pytest.fixture
 def receiver(tmp_path: Path) -> Iterator[Any]:
     from recurscope.pipeline.testing import ReceiverProcess

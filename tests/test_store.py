@@ -560,6 +560,38 @@ def test_snapshot_is_a_complete_store_readers_can_open(fresh_store: Store, tmp_p
         fresh_store.snapshot(fresh_store.path)
 
 
+def test_a_file_that_changes_during_the_copy_is_snapshotted_by_sql_instead(
+    fresh_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The byte copy is kept only if the store's file did not change while it was copied."""
+    from recurscope.pipeline.store import database
+
+    fresh_store.write_spans([row(1), row(2)], source="s", format="t")
+    copied = database._copy_range
+    copies: list[int] = []
+
+    def copy_while_touched(source: int, target: int, size: int) -> None:
+        copies.append(size)
+        copied(source, target, size)
+        os.utime(fresh_store.path, ns=(0, os.stat(fresh_store.path).st_mtime_ns + 1))
+
+    monkeypatch.setattr(database, "_copy_range", copy_while_touched)
+    fast = Store._copy_checkpointed_file
+    kept: list[bool] = []
+
+    def spy(store: Store, partial: Path) -> bool:
+        kept.append(fast(store, partial))
+        return kept[-1]
+
+    monkeypatch.setattr(Store, "_copy_checkpointed_file", spy)
+    target = fresh_store.snapshot(tmp_path / "snap.duckdb")
+    assert copies, "the byte copy was tried first"
+    assert kept == [False], "and dropped, since the file changed meanwhile"
+    with Store.open(target, read_only=True) as reader:
+        assert count(reader, "otel_traces") == 2  # the SQL copy, whole
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
 def test_describe_process_names_what_it_can() -> None:
     """Lock messages name this process, a recurscope command, or fall back to the pid."""
     from recurscope.pipeline.store.database import describe_process

@@ -550,14 +550,29 @@ class Store:
                 # locks on it, DuckDB's included, so a copy with a fresh open()
                 # and close() would silently let other processes in.
                 self._copy_fd = os.open(self.path, os.O_RDONLY)
-            size = os.fstat(self._copy_fd).st_size
+            rows = self._con.execute(
+                "SELECT block_size * used_blocks FROM pragma_database_size() "
+                "WHERE database_name = current_database()"
+            ).fetchall()
+            needed = int(rows[0][0]) if rows and rows[0][0] is not None else 0
+            before = os.fstat(self._copy_fd)
+            if before.st_size < needed:
+                return False  # shorter than its blocks in use: not what DuckDB thinks; copy by SQL
             out = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                _copy_range(self._copy_fd, out, size)
+                _copy_range(self._copy_fd, out, before.st_size)
                 # Durable before the rename, so a reader never finds a hollow snapshot.
                 os.fsync(out)
             finally:
                 os.close(out)
+            after = os.fstat(self._copy_fd)
+            if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+                # Something wrote the file during the copy: the copy may mix two states.
+                partial.unlink(missing_ok=True)
+                return False
+            if partial.stat().st_size != before.st_size:
+                partial.unlink(missing_ok=True)
+                return False
         except (duckdb.Error, OSError):
             partial.unlink(missing_ok=True)
             return False
@@ -767,15 +782,14 @@ def _copy_range(source: int, target: int, size: int) -> None:
     offset = 0
     while offset < size:
         try:
-            copied = os.copy_file_range(source, target, size - offset, offset)
+            copied = os.copy_file_range(source, target, size - offset, offset, offset)
         except OSError:
             copied = 0  # other filesystems / old kernels: plain reads below
         if copied <= 0:
             chunk = os.pread(source, min(size - offset, 1 << 20), offset)
             if not chunk:
                 break
-            os.write(target, chunk)
-            copied = len(chunk)
+            copied = os.pwrite(target, chunk, offset)  # may be short: the loop goes on
         offset += copied
 
 

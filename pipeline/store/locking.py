@@ -41,7 +41,7 @@ from typing import Final, Literal, Self
 
 import duckdb
 
-from ..errors import StoreError, StoreLockedError, StoreUnavailableError
+from ..errors import SchemaVersionError, StoreError, StoreLockedError, StoreUnavailableError
 from .database import Store, describe_process, resolve_db_path
 
 __all__ = [
@@ -704,6 +704,10 @@ def _remember(path: Path, version: DataVersion) -> DataVersion | None:
         return before
 
 
+_READ_ATTEMPTS: Final = 3
+"""How often a reader opens the store (or snapshot) again when a read of it fails."""
+
+
 @contextlib.contextmanager
 def read_connection(
     db_path: str | os.PathLike[str] | None = None, *, wait: float = DEFAULT_READ_WAIT
@@ -713,8 +717,11 @@ def read_connection(
     Keep the block short: while it is open, no other process can write the
     store. Retries for up to ``wait`` seconds while a writer holds the file,
     and uses the snapshot at once when a registered writer holds it or
-    waits for it. Raises :class:`StoreUnavailableError` (with what to do)
-    only when there is neither, and ``StoreError`` when there is no store.
+    waits for it. A file that opens but cannot be read (a snapshot shorter
+    than its own header says, an I/O error on the first query) is opened
+    again, up to three times, since a writer may be replacing it. Raises
+    :class:`StoreUnavailableError` (with what to do) only when none of that
+    gives a readable store, and ``StoreError`` when there is no store.
     """
     comp = companions(db_path)
     if not comp.db.exists() and not comp.snapshot.exists():
@@ -723,6 +730,78 @@ def read_connection(
             "FILE) or start the receiver (recurscope serve), or point --db / RECURSCOPE_DB "
             "at the right file."
         )
+    for attempt in range(1, _READ_ATTEMPTS + 1):
+        try:
+            view = _open_view(comp, wait)
+            break
+        except _Unreadable as error:
+            if attempt == _READ_ATTEMPTS:
+                raise StoreUnavailableError(
+                    f"{error.path} could not be read ({error.reason}), {attempt} times in a "
+                    "row. A writer may be replacing it: try again in a few seconds. If this "
+                    f"persists{_remedy(comp, error.path)}"
+                ) from None
+            _log.info("reading %s failed (%s); opening it again", error.path, error.reason)
+            time.sleep(0.05 * attempt)
+    try:
+        yield view
+    finally:
+        view.store.close()
+
+
+class _Unreadable(Exception):
+    """A store or snapshot opened, but reading it failed (see :func:`_checked_version`)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _remedy(comp: Companions, path: Path) -> str:
+    if path == comp.snapshot:
+        return (
+            f", delete {comp.snapshot}: it is only a copy, and the next writer to let go of "
+            "the store publishes a new one."
+        )
+    return (
+        f", the store itself is damaged: run `recurscope ingest --db {comp.db} ...` into a new "
+        "file, or restore it from a backup."
+    )
+
+
+def _checked_version(store: Store, path: Path, *, copy: bool) -> DataVersion:
+    """The data version of a just-opened file, or :class:`_Unreadable` (store closed).
+
+    A snapshot (``copy``) must also be at least as long as its blocks in use
+    (``used_blocks`` × ``block_size``; trailing free blocks are cut off, so
+    the total count is no bound): a shorter one is a copy that went wrong,
+    and DuckDB would only notice when a query reaches a missing block.
+    """
+    try:
+        version = data_version(store.connection)
+        if copy:
+            rows = store.connection.execute(
+                "SELECT block_size * used_blocks FROM pragma_database_size() "
+                "WHERE database_name = current_database()"
+            ).fetchall()
+            expected = int(rows[0][0]) if rows and rows[0][0] is not None else 0
+            size = path.stat().st_size
+            if size < expected:
+                raise _Unreadable(
+                    path, f"{size:,} bytes, shorter than the {expected:,} its blocks in use need"
+                )
+        return version
+    except (duckdb.Error, OSError) as error:
+        store.close()
+        raise _Unreadable(path, str(error).removeprefix("IO Error: ")) from None
+    except _Unreadable:
+        store.close()
+        raise
+
+
+def _open_view(comp: Companions, wait: float) -> ReadView:
+    """One attempt of :func:`read_connection`: the live store, else the snapshot (open)."""
     deadline = time.monotonic() + wait
     delay = 0.02
     busy: StoreLockedError | None = None
@@ -747,17 +826,13 @@ def read_connection(
                 raise
             break  # the store vanished (moved away?) but a snapshot remains
     if store is not None:
-        try:
-            version = data_version(store.connection)
-            _remember(comp.db, version)
-            yield ReadView(store, "live", comp.db, datetime.now(UTC), version)
-        finally:
-            store.close()
-        return
-    yield from _snapshot_view(comp, busy)
+        version = _checked_version(store, comp.db, copy=False)
+        _remember(comp.db, version)
+        return ReadView(store, "live", comp.db, datetime.now(UTC), version)
+    return _snapshot_view(comp, busy)
 
 
-def _snapshot_view(comp: Companions, busy: StoreLockedError | None) -> Iterator[ReadView]:
+def _snapshot_view(comp: Companions, busy: StoreLockedError | None) -> ReadView:
     holder = _registered_holder(comp, None)
     if busy is not None:
         who = describe_holder(busy)
@@ -770,27 +845,27 @@ def _snapshot_view(comp: Companions, busy: StoreLockedError | None) -> Iterator[
         # view understates its freshness rather than overstating it.
         published = comp.snapshot.stat().st_mtime
         snapshot = Store.open(comp.snapshot, read_only=True)
-    except (StoreError, FileNotFoundError):
+    except SchemaVersionError:
+        raise
+    except (StoreError, FileNotFoundError) as error:
         if comp.snapshot.exists():
-            raise
+            # Damaged, or replaced between the two calls: worth another look.
+            raise _Unreadable(comp.snapshot, str(error)) from None
         raise StoreUnavailableError(
             f"{comp.db} is busy: {who} is writing to it, and no snapshot has been published "
             f"yet ({comp.snapshot} appears once a writer has committed data). Try again in a "
             "few seconds."
         ) from None
-    try:
-        version = data_version(snapshot.connection)
-        before = _remember(comp.db, version)
-        note = f"{who} is writing to the store"
-        if before is not None and version < before:
-            note += "; this snapshot is older than data shown before"
-        yield ReadView(
-            snapshot,
-            "snapshot",
-            comp.snapshot,
-            datetime.fromtimestamp(published, UTC),
-            version,
-            note,
-        )
-    finally:
-        snapshot.close()
+    version = _checked_version(snapshot, comp.snapshot, copy=True)
+    before = _remember(comp.db, version)
+    note = f"{who} is writing to the store"
+    if before is not None and version < before:
+        note += "; this snapshot is older than data shown before"
+    return ReadView(
+        snapshot,
+        "snapshot",
+        comp.snapshot,
+        datetime.fromtimestamp(published, UTC),
+        version,
+        note,
+    )
