@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import threading
 
+from ._forks import fresh_after_fork
+
 logger = logging.getLogger("recurscope.instrumentation")
 
 
@@ -17,6 +19,7 @@ class UsageFault(Exception):
 
 _seen: set[str] = set()
 _lock = threading.Lock()
+fresh_after_fork(_lock)
 _counts: dict[str, int] = {}
 
 

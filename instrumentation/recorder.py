@@ -43,6 +43,7 @@ from opentelemetry.util.types import AttributeValue
 
 from . import _faults, _unrouted
 from . import semconv as sc
+from ._forks import after_fork_in_child, fresh_after_fork
 from .analysis import CodeAnalysis, analyze_code, program_sketch
 from .goals import BoundaryShift, NeedTracker
 from .history import History, HistoryRecord, speaker_for_role
@@ -163,12 +164,117 @@ def _code_facts(code: str, language: str, history_names: tuple[str, ...]) -> _Co
     facts = _CODE_CACHE.get(key)
     if facts is not None:
         return facts
+    facts = _PREFETCH.result(key) or _CODE_CACHE.get(key)  # queued, or finished meanwhile
+    if facts is not None:
+        return facts
     facts = _CodeFacts(code, language, history_names)
+    _remember_facts(key, facts)
+    return facts
+
+
+def _remember_facts(key: tuple[str, str, tuple[str, ...]], facts: _CodeFacts) -> None:
     with _CODE_LOCK:
         _CODE_CACHE[key] = facts
         if len(_CODE_CACHE) > _CODE_CACHE_MAX:
             _CODE_CACHE.popitem(last=False)
-    return facts
+
+
+class _Pending:
+    __slots__ = ("done", "error", "facts")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.facts: _CodeFacts | None = None
+        self.error: BaseException | None = None
+
+
+class _Prefetch:
+    """A new program's facts worked out in the background while its call runs.
+
+    The static analysis takes about a millisecond, but the behavioural sketch
+    runs the program in the sandbox (about 0.1 s for a new program, up to the
+    sandbox's time limit for a slow one). A call that starts with its code
+    queues that work on one daemon thread, so by the time the call stops —
+    after the model and the program have run — the facts are usually there
+    and ``stop()`` costs the host a dict lookup. A call that stops first waits
+    for the same work (never a different sketch). Programs already known,
+    and any beyond :data:`_PREFETCH_MAX` queued, are not queued (``stop()``
+    works them out, as before). A forked child starts afresh.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[tuple[str, str, tuple[str, ...]], _Pending] = {}
+        self._queue: list[tuple[str, str, tuple[str, ...]]] = []
+        self._wake = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+
+    def after_fork_in_child(self) -> None:
+        """Start afresh: the worker thread stayed in the parent, its locks may be held."""
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        # Dropped, not finished: nothing here awaits them, and stop() works them out.
+        self._pending, self._queue, self._thread = {}, [], None
+
+    def start(self, key: tuple[str, str, tuple[str, ...]]) -> None:
+        """Queue ``key``'s facts unless known, queued, or too many are queued. Never raises."""
+        if key in _CODE_CACHE:
+            return
+        try:
+            with self._lock:
+                if key in self._pending or len(self._pending) >= _PREFETCH_MAX:
+                    return
+                self._pending[key] = _Pending()
+                self._queue.append(key)
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._work, name="recurscope-code-facts", daemon=True
+                    )
+                    self._thread.start()
+                self._wake.notify()
+        except Exception as exc:  # a thread that cannot start: stop() does the work
+            _faults.report("call.prefetch", exc)
+
+    def result(self, key: tuple[str, str, tuple[str, ...]]) -> _CodeFacts | None:
+        """The queued facts of ``key`` (waiting for them), or None when not queued."""
+        with self._lock:
+            pending = self._pending.get(key)
+        if pending is None:
+            return None
+        pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        return pending.facts
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue:
+                    self._wake.wait()
+                key = self._queue.pop(0)
+                pending = self._pending[key]
+            try:
+                pending.facts = _CodeFacts(*_facts_arguments(key))
+                _remember_facts(key, pending.facts)
+            except Exception as exc:  # handed to the caller of result(), never lost
+                pending.error = exc
+            finally:  # whatever happened, nobody waits forever (no facts: stop() works them out)
+                with self._lock:
+                    self._pending.pop(key, None)
+                pending.done.set()
+
+
+def _facts_arguments(key: tuple[str, str, tuple[str, ...]]) -> tuple[str, str, tuple[str, ...]]:
+    language, code, history_names = key
+    return code, language, history_names
+
+
+_PREFETCH_MAX: Final = 64
+"""Programs queued at most; a host starting more new programs at once works them out at stop()."""
+
+_PREFETCH = _Prefetch()
+after_fork_in_child(_PREFETCH.after_fork_in_child)
+fresh_after_fork(_CODE_LOCK)
 
 
 def _json_size(value: Any) -> tuple[str, int]:
@@ -248,6 +354,9 @@ class CallHandle:
         )
         self._code = code
         self._language = language
+        if code is not None and span is not None:
+            # The sandbox runs the program while the call does (see _Prefetch).
+            _PREFETCH.start((language, code, recorder.history_names))
         self._errors = 0
         self._outcome: str | None = None  # outcome JSON from to_record (content capture on)
         self._started = time.perf_counter()

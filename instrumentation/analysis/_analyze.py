@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final
 
+from .._forks import fresh_after_fork
 from ._model import (
     HISTORY_KEY,
     METHOD_AST,
@@ -42,6 +43,7 @@ _LANGUAGE_ALIASES: Final = {
 _CacheKey = tuple[object, object, tuple[object, ...]]
 _cache: OrderedDict[_CacheKey, CodeAnalysis] = OrderedDict()
 _lock = threading.Lock()
+fresh_after_fork(_lock)
 _NOT_ANALYSED: Final = Finding(False, frozenset(), None)
 _PARSED_BY: Final = {"python": METHOD_AST, "ruby": METHOD_TOKENS}
 

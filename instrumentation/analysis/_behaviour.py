@@ -86,6 +86,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Final
 
+from .._forks import fresh_after_fork
 from ._mutations import RECORD_EDITS, TRIGGER_PROBE, composed, mutations, triggers, typed
 from ._probes import (
     FOCUS,
@@ -215,6 +216,8 @@ _WORKERS: Final = {"python": _Worker("python"), "ruby": _Worker("ruby")}
 _CACHE: OrderedDict[tuple[str, str], str | None] = OrderedDict()
 _CACHE_LOCK: Final = threading.Lock()
 _WARNED: set[str] = set()
+# A forked child starts its own sandbox (``_ensure``); its locks must be free there.
+fresh_after_fork(_CACHE_LOCK, *(worker._lock for worker in _WORKERS.values()))
 
 
 @atexit.register
