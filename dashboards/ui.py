@@ -27,7 +27,12 @@ import streamlit as st
 
 from recurscope.pipeline.errors import PipelineError, StoreError
 from recurscope.pipeline.store.database import resolve_db_path
-from recurscope.pipeline.store.locking import ReadView, StoreUnavailableError, read_connection
+from recurscope.pipeline.store.locking import (
+    ReadView,
+    StoreUnavailableError,
+    read_connection,
+    unreadable_message,
+)
 from recurscope.pipeline.verdict.report import DEFAULT_DETECTOR_QUALITY
 from recurscope.pipeline.verdict.rule import default_preregistration_path
 
@@ -167,11 +172,8 @@ def page(title: str, description: str) -> Iterator[PageContext]:
         st.error(f"Cannot read the store: {escape(error)}", icon=":material/error:")
         st.stop()
     except duckdb.IOException as error:  # the file changed under a query (not a bug of ours)
-        st.warning(
-            f"The store could not be read to the end ({escape(error)}). A writer may have "
-            "replaced the file meanwhile: reload the page.",
-            icon=":material/sync_problem:",
-        )
+        message = unreadable_message(error).replace("run the command again", "reload the page")
+        st.warning(escape(message), icon=":material/sync_problem:")
         st.stop()
 
 

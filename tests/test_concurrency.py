@@ -10,6 +10,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
@@ -225,6 +226,42 @@ class TestReaders:
             holder.release()
         assert count == (100,)
         assert attempts == [snapshot, snapshot]
+
+    def test_a_read_that_fails_midway_names_the_file_and_what_to_do(
+        self, store_with_snapshot: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+    ) -> None:
+        """DuckDB failing under a command's query: exit 1 and a sentence, never a trace."""
+        import duckdb
+
+        from recurscope.cli import main as cli_main
+
+        snapshot = companions(store_with_snapshot).snapshot
+        failure = (
+            f'IO Error: Could not read enough bytes from file "{snapshot}": attempted to read '
+            "262144 bytes from location 17051648"
+        )
+
+        def cut_short(*args: object, **kwargs: object) -> None:
+            raise duckdb.IOException(failure)
+
+        monkeypatch.setattr("recurscope.cli.report.build_report", cut_short)
+        assert cli_main(["report", "--db", str(store_with_snapshot)]) == 1
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert f"recurscope report: error: Reading {snapshot} failed midway" in err
+        assert "run the command again" in err and f"delete {snapshot}" in err
+
+    def test_what_to_do_depends_on_the_file_that_failed(self, tmp_path: Path) -> None:
+        """A snapshot may be deleted; the store itself must be restored; no file: run again."""
+        db = tmp_path / "s.duckdb"
+        live = locking.unreadable_message(OSError(f'IO Error: short read from file "{db}"'))
+        assert f"Reading {db} failed midway" in live and "restore it from a backup" in live
+        snap = locking.unreadable_message(
+            OSError(f'IO Error: short read from file "{companions(db).snapshot}"')
+        )
+        assert f"delete {companions(db).snapshot}" in snap
+        bare = locking.unreadable_message(OSError("IO Error: something"))
+        assert "Run the command again" in bare
 
     def test_no_store_at_all_says_to_ingest_first(self, tmp_path: Path) -> None:
         """Reading a path with no store and no snapshot says how to create one."""

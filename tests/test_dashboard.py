@@ -349,7 +349,7 @@ def test_a_store_that_fails_under_a_query_is_a_warning_not_a_trace(
     app = _open(AppTest.from_file(str(APP), default_timeout=60), "history_access")
     assert not app.exception
     warnings = " ".join(w.value for w in app.warning)
-    assert "could not be read to the end" in warnings and "reload the page" in warnings
+    assert "failed midway" in warnings and "reload the page" in warnings
 
 
 @pytest.fixture

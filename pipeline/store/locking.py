@@ -30,6 +30,7 @@ import json
 import logging
 import os
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -57,6 +58,7 @@ __all__ = [
     "describe_holder",
     "open_for_writing",
     "read_connection",
+    "unreadable_message",
     "waiting_writers",
 ]
 
@@ -756,6 +758,31 @@ class _Unreadable(Exception):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+def unreadable_message(error: BaseException) -> str:
+    """What to say when DuckDB could not read a file midway (``duckdb.IOException``).
+
+    Names the file from DuckDB's message and what to do: run the command
+    again (a writer may have replaced a snapshot under the reader), and if
+    that keeps failing, delete a snapshot or restore a damaged store.
+    """
+    text = str(error).removeprefix("IO Error: ")
+    match = re.search(r'file "([^"]+)"', text)
+    if match is None:
+        return (
+            f"Reading the store failed midway ({text}). Run the command again (a writer may "
+            "have replaced the file); if this persists, the file is damaged."
+        )
+    path = Path(match.group(1))
+    if path.name.endswith(".snapshot.duckdb"):
+        comp = companions(path.with_name(path.name.removesuffix(".snapshot.duckdb") + ".duckdb"))
+    else:
+        comp = companions(path)
+    return (
+        f"Reading {path} failed midway ({text}). A writer may have replaced it meanwhile: run "
+        f"the command again. If this persists{_remedy(comp, path)}"
+    )
 
 
 def _remedy(comp: Companions, path: Path) -> str:

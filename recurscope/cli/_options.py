@@ -87,6 +87,12 @@ def _runtime_errors(extra: tuple[type[BaseException], ...]) -> tuple[type[BaseEx
     return (*extra, errors.PipelineError) if errors is not None else extra
 
 
+def _unreadable(error: Exception) -> bool:
+    """DuckDB could not read a file midway (a snapshot replaced or cut short under it)."""
+    duckdb = sys.modules.get("duckdb")
+    return duckdb is not None and isinstance(error, duckdb.IOException)
+
+
 def run_command(
     name: str, func: Handler, *, errors: tuple[type[BaseException], ...] = ()
 ) -> Callable[[argparse.Namespace], int]:
@@ -104,6 +110,10 @@ def run_command(
         except Exception as error:
             if isinstance(error, _runtime_errors(errors)):
                 return fail(name, error, EXIT_FAILURE)
+            if _unreadable(error):
+                from recurscope.pipeline.store.locking import unreadable_message
+
+                return fail(name, unreadable_message(error), EXIT_FAILURE)
             raise
 
     return run
