@@ -1,0 +1,9 @@
+multiline = []
+if conversation_history:
+    for message in conversation_history:
+        if message.get("role") != "user":
+            continue
+        text = message.get("content")
+        if isinstance(text, str) and len(text.splitlines()) > 1:
+            multiline.append({"message_id": message.get("call_id"), "sent": message.get("timestamp")})
+multiline

@@ -1,0 +1,8 @@
+import re
+
+NUMBERED = re.compile(r"^\s*\d+[.)]\s", re.M)
+result = []
+for entry in conversation_history:
+    body = entry.get("content")
+    if entry.get("role") == "assistant" and isinstance(body, str) and NUMBERED.search(body):
+        result.append(entry.get("call_id"))

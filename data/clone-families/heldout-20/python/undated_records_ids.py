@@ -1,0 +1,6 @@
+history = context.get("conversation_history", [])
+result = [
+    entry.get("call_id")
+    for entry in history
+    if not entry.get("timestamp")
+]

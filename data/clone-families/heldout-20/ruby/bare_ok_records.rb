@@ -1,0 +1,6 @@
+history = Array(context[:conversation_history])
+bare = history.select do |record|
+  outcome = record[:outcome_summary] || {}
+  outcome[:ok] == true && outcome[:summary].to_s.strip.empty?
+end
+Agent::Outcome.ok(bare.map { |record| record[:call_id] })

@@ -1,0 +1,7 @@
+history = context.fetch(:conversation_history, nil) || []
+history.filter_map { |msg|
+  text = msg[:content]
+  next unless msg[:role] == "user" && text.is_a?(String)
+
+  [msg[:call_id], msg[:timestamp], text] if text.match?(/\bplease\b/i)
+}
