@@ -63,6 +63,9 @@ HELD_OUT_SHA256 = {
     "heldout-18": "15678b272efc69b081b4cfe9cf122d96a2340c2ae085465cb88d31807e7dabbc",
     # Committed (1511194) after behaviour v14 and its amendment (version 19, fb935d7): v14's third blind set.
     "heldout-19": "697036bffb92e8438917199b71055e76981366da385ba1b3feaa07df7ca096e5",
+    # Committed (edb72c2) after behaviour v14 and its amendment (version 19, fb935d7): v14's
+    # fourth blind set, its variants only the issue's seven kinds of re-spelling.
+    "heldout-20": "710214622fbeabfa8d8f82d204ad81741d9031be584a45420df102c3735ceb92",
 }
 RUN = (  # the sets run so far, each now development data
     "heldout",
@@ -84,6 +87,7 @@ RUN = (  # the sets run so far, each now development data
     "heldout-17",
     "heldout-18",
     "heldout-19",
+    "heldout-20",
 )
 needs_ruby = pytest.mark.skipif(
     shutil.which("ruby") is None, reason="ruby runs the Ruby programs' behavioural sketches"
@@ -136,6 +140,7 @@ def test_the_figures_docs_quote() -> None:
         "heldout-17": (93, 113, 132),  # its one blind run (version 19) gave these same pairs
         "heldout-18": (68, 77, 132),  # its one blind run (version 19) gave these same pairs
         "heldout-19": (69, 84, 132),  # its one blind run (version 19) gave these same pairs
+        "heldout-20": (109, 125, 132),  # its one blind run (version 19) gave these same pairs
     }
     assert (figures["heldout"].exact_correct_pairs, figures["heldout"].exact_predicted_pairs) == (
         0,
@@ -156,11 +161,12 @@ def test_the_figures_docs_quote() -> None:
     assert len(figures["heldout-17"].hard_negatives_merged) == 5
     assert len(figures["heldout-18"].hard_negatives_merged) == 3
     assert len(figures["heldout-19"].hard_negatives_merged) == 6
+    assert len(figures["heldout-20"].hard_negatives_merged) == 0
     # The record the report's known error pools: this scheme still gives its blind runs' pairs.
     record = load_blind_runs(SETS / "blind-runs.toml")
     assert record is not None
     current = record.of_scheme(SCHEME)
-    assert [r.set for r in current] == ["heldout-17", "heldout-18", "heldout-19"]
+    assert [r.set for r in current] == ["heldout-17", "heldout-18", "heldout-19", "heldout-20"]
     for run in current:
         measured = figures[run.set]
         assert (measured.correct_pairs, measured.predicted_pairs, measured.true_pairs) == (
@@ -258,6 +264,10 @@ def test_the_figures_docs_quote() -> None:
     assert (
         "| **heldout-19 (its one blind run)** | 96 | 36 | 18 | 0.9 | 48 | **0.82** | **0.52** "
         "| 69 / 84 / 132 | 0.94 | 6 |" in docs
+    )
+    assert (
+        "| **heldout-20 (its one blind run)** | 96 | 36 | 18 | 0.9 | 42 | **0.87** | **0.83** "
+        "| 109 / 125 / 132 | 0.96 | 0 |" in docs
     )
 
 
