@@ -126,3 +126,33 @@ def test_queueing_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         prefetch.start(key)
         started.append(key in prefetch._pending)
     assert started == [True, False, False]
+
+
+def test_exit_stops_a_sandbox_whose_run_is_in_progress() -> None:
+    """At exit the background thread may hold a sandbox mid-run: it is stopped after 0.5 s."""
+    import threading
+
+    from recurscope.instrumentation.analysis import _behaviour
+
+    worker = _behaviour._Worker("python")
+    proc = worker._ensure()
+    if proc is None:
+        pytest.skip("no Python for the sandbox")
+    held = threading.Event()
+    release = threading.Event()
+
+    def a_run_in_progress() -> None:
+        with worker._lock:
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=a_run_in_progress, daemon=True)
+    thread.start()
+    held.wait(5)
+    started = time.monotonic()
+    worker.close(wait=0.5)
+    waited = time.monotonic() - started
+    release.set()
+    thread.join(5)
+    assert 0.4 < waited < 5
+    assert proc.poll() is not None  # the process was stopped

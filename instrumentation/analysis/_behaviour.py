@@ -108,6 +108,8 @@ _RB_RUNNER: Final = _HERE / "_sandbox.rb"
 _ANSWER_SECONDS: Final = 15.0
 """How long the parent waits for one program's answers (the runner gives it 3 s of runs, and 4 s more for edits)."""
 _CACHE_MAX: Final = 4096
+_EXIT_WAIT: Final = 0.5
+"""At exit, how long a sandbox's run in progress may finish before its process is stopped."""
 ENV_SWITCH: Final = "RECURSCOPE_SKETCH"
 
 log = logging.getLogger(__name__)
@@ -199,9 +201,19 @@ class _Worker:
             except (OSError, subprocess.TimeoutExpired):
                 pass
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, wait: float = -1) -> None:
+        """Stop the process; ``wait`` seconds at most for a run in progress (-1: as long as it takes).
+
+        At exit the recorder's background thread may be in the middle of a
+        program (``recorder._Prefetch``): the process is stopped after
+        ``wait`` seconds either way, and that thread, a daemon, reads its end.
+        """
+        locked = self._lock.acquire(timeout=wait)
+        try:
             self._stop()
+        finally:
+            if locked:
+                self._lock.release()
 
 
 def _read_line(stream: IO[str], seconds: float) -> str | None:
@@ -223,7 +235,7 @@ fresh_after_fork(_CACHE_LOCK, *(worker._lock for worker in _WORKERS.values()))
 @atexit.register
 def _close_workers() -> None:
     for worker in _WORKERS.values():
-        worker.close()
+        worker.close(wait=_EXIT_WAIT)
 
 
 def available(language: str) -> bool:
