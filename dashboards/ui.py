@@ -172,7 +172,7 @@ def page(title: str, description: str) -> Iterator[PageContext]:
         st.error(f"Cannot read the store: {escape(error)}", icon=":material/error:")
         st.stop()
     except duckdb.IOException as error:  # the file changed under a query (not a bug of ours)
-        message = unreadable_message(error).replace("run the command again", "reload the page")
+        message = unreadable_message(error, again="reload the page")
         st.warning(escape(message), icon=":material/sync_problem:")
         st.stop()
 

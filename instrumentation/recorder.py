@@ -254,7 +254,8 @@ class _Prefetch:
                 key = self._queue.pop(0)
                 pending = self._pending[key]
             try:
-                pending.facts = _CodeFacts(*_facts_arguments(key))
+                language, code, history_names = key
+                pending.facts = _CodeFacts(code, language, history_names)
                 _remember_facts(key, pending.facts)
             except Exception as exc:  # handed to the caller of result(), never lost
                 pending.error = exc
@@ -262,11 +263,6 @@ class _Prefetch:
                 with self._lock:
                     self._pending.pop(key, None)
                 pending.done.set()
-
-
-def _facts_arguments(key: tuple[str, str, tuple[str, ...]]) -> tuple[str, str, tuple[str, ...]]:
-    language, code, history_names = key
-    return code, language, history_names
 
 
 _PREFETCH_MAX: Final = 64

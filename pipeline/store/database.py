@@ -382,6 +382,19 @@ class Store:
     ) -> None:
         self.close()
 
+    def bytes_in_use(self) -> int:
+        """``used_blocks`` × ``block_size``: a whole file of this store is at least this long.
+
+        Not ``total_blocks``: DuckDB cuts free blocks off the end of the file.
+        Snapshot writers and readers check a file's length against it.
+        """
+        with self._lock:
+            rows = self._con.execute(
+                "SELECT block_size * used_blocks FROM pragma_database_size() "
+                "WHERE database_name = current_database()"
+            ).fetchall()
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
     # -- schema -----------------------------------------------------------
 
     @property
@@ -550,13 +563,8 @@ class Store:
                 # locks on it, DuckDB's included, so a copy with a fresh open()
                 # and close() would silently let other processes in.
                 self._copy_fd = os.open(self.path, os.O_RDONLY)
-            rows = self._con.execute(
-                "SELECT block_size * used_blocks FROM pragma_database_size() "
-                "WHERE database_name = current_database()"
-            ).fetchall()
-            needed = int(rows[0][0]) if rows and rows[0][0] is not None else 0
             before = os.fstat(self._copy_fd)
-            if before.st_size < needed:
+            if before.st_size < self.bytes_in_use():
                 return False  # shorter than its blocks in use: not what DuckDB thinks; copy by SQL
             out = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:

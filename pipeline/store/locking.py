@@ -720,7 +720,7 @@ def read_connection(
     store. Retries for up to ``wait`` seconds while a writer holds the file,
     and uses the snapshot at once when a registered writer holds it or
     waits for it. A file that opens but cannot be read (a snapshot shorter
-    than its own header says, an I/O error on the first query) is opened
+    than its blocks in use, an I/O error on the first query) is opened
     again, up to three times, since a writer may be replacing it. Raises
     :class:`StoreUnavailableError` (with what to do) only when none of that
     gives a readable store, and ``StoreError`` when there is no store.
@@ -760,19 +760,20 @@ class _Unreadable(Exception):
         self.reason = reason
 
 
-def unreadable_message(error: BaseException) -> str:
+def unreadable_message(error: BaseException, *, again: str = "run the command again") -> str:
     """What to say when DuckDB could not read a file midway (``duckdb.IOException``).
 
-    Names the file from DuckDB's message and what to do: run the command
-    again (a writer may have replaced a snapshot under the reader), and if
-    that keeps failing, delete a snapshot or restore a damaged store.
+    Names the file from DuckDB's message and what to do: ``again`` (a
+    writer may have replaced a snapshot under the reader; a page says
+    "reload the page"), and if that keeps failing, delete a snapshot or
+    restore a damaged store.
     """
     text = str(error).removeprefix("IO Error: ")
     match = re.search(r'file "([^"]+)"', text)
     if match is None:
         return (
-            f"Reading the store failed midway ({text}). Run the command again (a writer may "
-            "have replaced the file); if this persists, the file is damaged."
+            f"Reading the store failed midway ({text}). {again[:1].upper()}{again[1:]} (a "
+            "writer may have replaced the file); if this persists, the file is damaged."
         )
     path = Path(match.group(1))
     if path.name.endswith(".snapshot.duckdb"):
@@ -780,8 +781,8 @@ def unreadable_message(error: BaseException) -> str:
     else:
         comp = companions(path)
     return (
-        f"Reading {path} failed midway ({text}). A writer may have replaced it meanwhile: run "
-        f"the command again. If this persists{_remedy(comp, path)}"
+        f"Reading {path} failed midway ({text}). A writer may have replaced it meanwhile: "
+        f"{again}. If this persists{_remedy(comp, path)}"
     )
 
 
@@ -801,29 +802,22 @@ def _checked_version(store: Store, path: Path, *, copy: bool) -> DataVersion:
     """The data version of a just-opened file, or :class:`_Unreadable` (store closed).
 
     A snapshot (``copy``) must also be at least as long as its blocks in use
-    (``used_blocks`` × ``block_size``; trailing free blocks are cut off, so
-    the total count is no bound): a shorter one is a copy that went wrong,
+    (:meth:`Store.bytes_in_use`): a shorter one is a copy that went wrong,
     and DuckDB would only notice when a query reaches a missing block.
     """
     try:
         version = data_version(store.connection)
         if copy:
-            rows = store.connection.execute(
-                "SELECT block_size * used_blocks FROM pragma_database_size() "
-                "WHERE database_name = current_database()"
-            ).fetchall()
-            expected = int(rows[0][0]) if rows and rows[0][0] is not None else 0
-            size = path.stat().st_size
+            size, expected = path.stat().st_size, store.bytes_in_use()
             if size < expected:
                 raise _Unreadable(
                     path, f"{size:,} bytes, shorter than the {expected:,} its blocks in use need"
                 )
         return version
-    except (duckdb.Error, OSError) as error:
+    except BaseException as error:
         store.close()
-        raise _Unreadable(path, str(error).removeprefix("IO Error: ")) from None
-    except _Unreadable:
-        store.close()
+        if isinstance(error, (duckdb.Error, OSError)):
+            raise _Unreadable(path, str(error).removeprefix("IO Error: ")) from None
         raise
 
 
