@@ -717,6 +717,7 @@ class BigFigures:
     seconds: float
     peak_rss_bytes: int
     store_bytes: int
+    folder: str
 
     @property
     def rate(self) -> float:
@@ -754,17 +755,38 @@ def free_bytes(folder: Path) -> int:
     return shutil.disk_usage(folder).free
 
 
-def measure_big(target_bytes: int = _BIG_BYTES, *, folder: str | None = None) -> BigFigures:
-    """Write a ~``target_bytes`` JSON-lines file, ingest it in a child, report peak RSS."""
-    base = Path(folder or tempfile.gettempdir())
+# Where the --big file may go when the asked-for folder is short of room: a
+# memory-backed file system. The file is read with read(), never mapped, so
+# its pages are not in the ingest's RSS and the figure is the same.
+_ROOMY_FALLBACKS: Final = (Path("/dev/shm"),)
+
+
+def big_folder(target_bytes: int, folder: str | None = None) -> Path:
+    """The first of ``folder`` (default ``$TMPDIR``) and a tmpfs with room for the --big run.
+
+    Raises SystemExit naming what is free where, when none has room.
+    """
     needed = int(target_bytes * _BIG_HEADROOM)
-    available = free_bytes(base)
-    if available < needed:
-        raise SystemExit(
-            f"--big needs about {needed / 1e9:.1f} GB free in {base} (the file, the store "
-            f"and DuckDB's temporary files); only {available / 1e9:.1f} GB is. Free some "
-            "space or point --tmp at a bigger disk."
-        )
+    asked = Path(folder or tempfile.gettempdir())
+    candidates = [asked, *(path for path in _ROOMY_FALLBACKS if path.is_dir())]
+    free = {path: free_bytes(path) for path in candidates}
+    for path in candidates:
+        if free[path] >= needed:
+            return path
+    found = ", ".join(f"{value / 1e9:.1f} GB in {path}" for path, value in free.items())
+    raise SystemExit(
+        f"--big needs about {needed / 1e9:.1f} GB free (the file, the store and DuckDB's "
+        f"temporary files); only {found} is. Free some space or point --tmp at a bigger disk."
+    )
+
+
+def measure_big(target_bytes: int = _BIG_BYTES, *, folder: str | None = None) -> BigFigures:
+    """Write a ~``target_bytes`` JSON-lines file, ingest it in a child, report peak RSS.
+
+    The files go in ``folder`` or, when it is short of room, a tmpfs (see
+    :func:`big_folder`).
+    """
+    base = big_folder(target_bytes, folder)
     with tempfile.TemporaryDirectory(prefix="recurscope-ingest-big-", dir=base) as work:
         path = Path(work) / "big.jsonl"
         spans = write_big_file(path, target_bytes)
@@ -774,7 +796,7 @@ def measure_big(target_bytes: int = _BIG_BYTES, *, folder: str | None = None) ->
         if report["spans"] != spans or report["quarantined"]:
             raise SystemExit(f"big ingest stored {report['spans']} of {spans} spans")
         store_size = db.stat().st_size
-    return BigFigures(spans, size, float(report["seconds"]), peak, store_size)
+    return BigFigures(spans, size, float(report["seconds"]), peak, store_size, str(base))
 
 
 def main() -> int:
@@ -861,7 +883,7 @@ def main() -> int:
             f"big file: {big.spans:,} spans, {big.file_bytes / 1e9:.2f} GB -> "
             f"{big.rate:,.0f} spans/s ({big.seconds:.0f} s), peak RSS "
             f"{big.peak_rss_bytes / 1e9:.2f} GB (target < 1.5 GB), store "
-            f"{big.store_bytes / 1e9:.2f} GB"
+            f"{big.store_bytes / 1e9:.2f} GB, in {big.folder}"
         )
     return 0
 
