@@ -32,7 +32,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-__all__ = ["KINDS", "RECORD_EDITS", "composed", "mutations", "triggers"]
+__all__ = ["KINDS", "KINDS_PREFIX", "RECORD_EDITS", "composed", "mutations", "triggers"]
 
 _STAMP: Final = "%Y-%m-%dT%H:%M:%SZ"
 KINDS: Final = ("drop", "flip", "stretch", "shift", "user", "repeat", "fail")
@@ -272,6 +272,52 @@ def _shapes(i: int, r: dict[str, Any], kwarg: str | None) -> dict[str, Ops]:
     return out
 
 
+KINDS_PREFIX: Final = "kind."
+"""The prefix of the triggers that give a field no value or another type (scheme v15)."""
+
+_BARE_FIELDS: Final = ("timestamp", "role", "speaker", "content", "method", "goal", "call_id")
+
+
+def _kinds(i: int, r: dict[str, Any]) -> dict[str, Ops]:
+    """One field without a value, blank, or of another type than the probes give it (scheme v15).
+
+    Real histories hold records without a time, a role or a content, a
+    content that is a list of parts or a number, arguments that are flags or
+    numbers, and calls with many arguments; a program that looks for one of
+    these answers nothing on the probes, and only these edits say which it
+    looks for. Named ``kind.<what>``; a program these make fail is not
+    told apart by it (the runners' ``x``, as for the composed edits): a
+    re-spelling with one more guard is the same program.
+    """
+    edits: dict[str, Ops] = {}
+    for field in _BARE_FIELDS:
+        for name, value in (("none", None), ("blank", "")):
+            edits[f"{KINDS_PREFIX}{name}.{field}"] = (
+                _put(r, i, "method", value) if field == "method" else [["set", i, [field], value]]
+            )
+    text = r.get("content")
+    parts: dict[str, Any] = {
+        "list": [{"type": "text", "text": text}],
+        "dict": {"type": "text", "text": text},
+        "number": 42,
+    }
+    for name, value in parts.items():
+        edits[f"{KINDS_PREFIX}content.{name}"] = [["set", i, ["content"], value]]
+    args = list(r.get("args") or [])
+    first = args[:1] or ["arg-m-0"]
+    extra: dict[str, list[Any]] = {
+        "flag": [*first, True],
+        "off": [*first, False],
+        "number": [*first, 3],
+        "none": [*first, None],
+        "four": [*first, "arg-m-1", "arg-m-2", "arg-m-3"],
+        "six": [*first, "arg-m-1", "arg-m-2", "arg-m-3", "arg-m-4", "arg-m-5"],
+    }
+    for name, value in extra.items():
+        edits[f"{KINDS_PREFIX}args.{name}"] = [["set", i, ["args"], value]]
+    return edits
+
+
 def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[str, Ops]]:
     """Edits of a probe that each make one relation between fields true for one record.
 
@@ -290,7 +336,10 @@ def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
     v11 adds: another record's result, summary, content, call id or goal as
     its argument or keyword argument (:func:`_copies`); one outcome field
     disagreeing with ``ok`` (:func:`_disagreements`); and each of its texts
-    in each of a few shapes real texts take (:func:`_shapes`). A program
+    in each of a few shapes real texts take (:func:`_shapes`). Scheme v15
+    adds each of its fields without a value or blank, its content as a list
+    of parts, a dict or a number, and its arguments with a flag, a number or
+    a nil among them, or four or six of them (:func:`_kinds`). A program
     whose answer every probe leaves empty shows, by which of these change
     it, what it looks for.
     """
@@ -330,6 +379,7 @@ def triggers(probe: dict[str, Any], texts: tuple[str, ...] = ()) -> list[tuple[s
         edits["number"] = _append_text(r, i, "content", "42 and 3.5")
         edits["code"] = _append_text(r, i, "content", "\n```python\nprint(42)\n```\n")
         edits |= _copies(i, r, other, kwarg) | _disagreements(i, r) | _shapes(i, r, kwarg)
+        edits |= _kinds(i, r)  # scheme v15
         named = ["name", r["call_id"]]
         out.extend((f"{name}.{label}", [*ops, named]) for name, ops in edits.items())
         for text in texts:  # one name for every text: which text a spelling holds does not count
@@ -622,8 +672,15 @@ TYPED_TEXTS: Final = (
     "line one\nline two",
     "   ",
     "",
+    # scheme v15: more of the Markdown that replies hold
+    "1. first step\n2. second step",
+    "[the docs](https://example.com/docs)",
+    "**important**",
+    "| name | count |\n| --- | --- |",
+    "> a quoted line",
+    "<b>bold</b>",
 )
-"""Kinds of text real histories hold (scheme v14): tags, mentions, versions, places, amounts, times, queries, markers, code, Markdown, quotes, numbers, ids, errors, blanks."""
+"""Kinds of text real histories hold (scheme v14): tags, mentions, versions, places, amounts, times, queries, markers, code, Markdown, quotes, numbers, ids, errors, blanks; scheme v15 added numbered lists, links, emphasis, tables, block quotes and HTML."""
 
 _TYPED_FIELDS: Final = ("content.user", "content.ok", "error.fail", "arg.ok")
 
@@ -648,5 +705,6 @@ def typed(probe: dict[str, Any]) -> list[tuple[str, Ops]]:
                 ops = [["set", i, ["args"], [text, *(r.get("args") or [])[1:]]]]
             else:
                 ops = _append_text(r, i, field, text)
-            out.append((f"typed.{k}.{place}", ops))
+            # the record named (scheme v15): an answer that now shows it is marked N
+            out.append((f"typed.{k}.{place}", [*ops, ["name", r["call_id"]]]))
     return out
