@@ -1,0 +1,17 @@
+from datetime import datetime, timedelta
+
+history = context.get("conversation_history", [])
+last_failure = None
+flagged = []
+for record in history:
+    if not isinstance(record, dict):
+        continue
+    stamp = record.get("timestamp")
+    if not isinstance(stamp, str) or not stamp:
+        continue
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    if last_failure is not None and timedelta(0) <= moment - last_failure <= timedelta(seconds=30):
+        flagged.append(record.get("call_id"))
+    if (record.get("outcome_summary") or {}).get("ok") is False:
+        last_failure = moment
+result = flagged

@@ -1,0 +1,5 @@
+history = Array(context[:conversation_history])
+history.select do |record|
+  text = record[:content]
+  record[:role] == "assistant" && text.is_a?(String) && text.match?(/:[a-z_]+:/)
+end.map { |record| record[:call_id] }
