@@ -729,7 +729,8 @@ class TestTriggersV11:
 
     def test_every_shape_applies_to_every_text_of_the_picked_records(self) -> None:
         names = [name for name, _ in _mutations.triggers(probes()[2])]
-        assert len(names) == len(set(names)) == 243
+        assert len(names) == len(set(names)) == 243 + 3 * 23  # scheme v15: 23 kinds a record
+
         for shape in _mutations._SHAPES:
             for field in ("content", "arg", "kwarg", "summary", "error"):
                 assert f"shape.{shape}.{field}.user" in names
@@ -898,3 +899,97 @@ class TestTypedTexts:
         outcome = _behaviour.run(FAILED_COUNT, "python", probe_set, edit=True)
         assert outcome is not None
         assert not any("typed." in f for f in _behaviour.footprint(outcome, probe_set))
+
+
+UNDATED = """
+history = context.get("conversation_history", [])
+result = [r.get("call_id") for r in history if not r.get("timestamp")]
+"""
+UNDATED_ROWS = """
+log = context.get("conversation_history") or []
+if not log:
+    result = []
+else:
+    found = []
+    for item in log:
+        if not item.get("timestamp"):
+            found.append({"id": item.get("call_id"), "role": item.get("role")})
+    result = found
+"""
+RB_FLAG_ARGS = """
+history = context[:conversation_history] || []
+history.select { |r| (r[:args] || []).any? { |a| a == true || a == false } }.map { |r| r[:call_id] }
+"""
+RB_FLAG_ARGS_LOOP = """
+flagged = []
+(context[:conversation_history] || []).each do |record|
+  next if record[:method_name].to_s.empty?
+  args = record[:args] || []
+  flagged << [record[:call_id], record[:method_name]] if args.any? { |a| [true, false].include?(a) }
+end
+flagged
+"""
+NUMBERED_REPLIES = """
+import re
+history = context.get("conversation_history", [])
+result = [r.get("call_id") for r in history if r.get("role") == "assistant"
+          and isinstance(r.get("content"), str) and re.search(r"^\\s*\\d+\\.\\s", r["content"], re.M)]
+"""
+LINKED_REPLIES = """
+import re
+history = context.get("conversation_history", [])
+result = [r.get("call_id") for r in history if r.get("role") == "assistant"
+          and isinstance(r.get("content"), str) and re.search(r"\\[[^]]+\\]\\([^)]+\\)", r["content"])]
+"""
+STARTS_WITH_BANG = """
+history = context["conversation_history"]
+result = [r["call_id"] for r in history if r["content"].startswith("!")]
+"""
+
+
+class TestKindsV15:
+    """Scheme v15: a field without a value or of another type; Markdown texts; typed texts name their record."""
+
+    def test_each_picked_record_gets_every_kind(self) -> None:
+        names = {name for name, _ in _mutations.triggers(probes()[2])}
+        for label in ("fail", "ok", "user"):
+            for field in ("timestamp", "role", "speaker", "content", "method", "goal", "call_id"):
+                assert f"kind.none.{field}.{label}" in names
+                assert f"kind.blank.{field}.{label}" in names
+            for kind in ("list", "dict", "number"):
+                assert f"kind.content.{kind}.{label}" in names
+            for kind in ("flag", "off", "number", "none", "four", "six"):
+                assert f"kind.args.{kind}.{label}" in names
+
+    def test_a_program_looking_for_a_record_without_a_time_is_told_by_it(self) -> None:
+        found = looked_for(UNDATED)
+        assert {"t:2:kind.none.timestamp.ok", "t:2:kind.none.timestamp.ok@"} <= found
+        assert "t:2:kind.blank.timestamp.user@" in found
+        assert not any(".role." in f or ".content." in f for f in found)
+
+    def test_respellings_with_a_field_more_are_one_program(self) -> None:
+        assert looked_for(UNDATED) == looked_for(UNDATED_ROWS)
+        assert similarity(sketch(UNDATED), sketch(UNDATED_ROWS)) == 1.0
+
+    @needs_ruby
+    def test_ruby_flags_among_the_arguments_are_a_trigger(self) -> None:
+        found = looked_for(RB_FLAG_ARGS, "ruby")
+        assert {"t:2:kind.args.flag.ok@", "t:2:kind.args.off.ok@"} <= found
+        assert "t:2:kind.args.number.ok" not in found
+        assert similarity(sketch(RB_FLAG_ARGS, "ruby"), sketch(RB_FLAG_ARGS_LOOP, "ruby")) == 1.0
+
+    def test_a_numbered_list_and_a_link_are_different_searches(self) -> None:
+        assert LINKED_REPLIES != NUMBERED_REPLIES
+        numbered, linked = looked_for(NUMBERED_REPLIES), looked_for(LINKED_REPLIES)
+        assert "t:2:typed.48.content.ok@" in numbered and "t:2:typed.48.content.ok" not in linked
+        assert "t:2:typed.49.content.ok@" in linked and "t:2:typed.49.content.ok" not in numbered
+        assert similarity(sketch(NUMBERED_REPLIES), sketch(LINKED_REPLIES)) < 0.9
+
+    def test_failing_on_a_missing_field_is_not_a_feature(self) -> None:
+        probe_set = _behaviour._probes_for(STARTS_WITH_BANG, "python", triggered=True)
+        outcome = _behaviour.run(STARTS_WITH_BANG, "python", probe_set, edit=True)
+        assert outcome is not None
+        marks = dict(((p, name), mark) for p, name, mark in _behaviour._marked(outcome, probe_set))
+        assert marks[(2, "kind.none.content.ok")] == "x"  # it fails on a content without a value
+        found = looked_for(STARTS_WITH_BANG)
+        assert not any(f.startswith("t:2:kind.none.content") for f in found)

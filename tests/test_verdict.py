@@ -108,7 +108,7 @@ class TestPreregistration:
                 "footprint_similarity = 0.9, but the sketch scheme fixes it at 0.95",
             ),
             (
-                lambda t: t.replace("footprint_floor = 0.1", "footprint_floor = 0"),
+                lambda t: t.replace("footprint_floor = 0.2", "footprint_floor = 0"),
                 "footprint_floor",
             ),
         ],

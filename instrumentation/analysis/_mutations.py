@@ -313,8 +313,8 @@ def _kinds(i: int, r: dict[str, Any]) -> dict[str, Ops]:
         "four": [*first, "arg-m-1", "arg-m-2", "arg-m-3"],
         "six": [*first, "arg-m-1", "arg-m-2", "arg-m-3", "arg-m-4", "arg-m-5"],
     }
-    for name, value in extra.items():
-        edits[f"{KINDS_PREFIX}args.{name}"] = [["set", i, ["args"], value]]
+    for name, given in extra.items():
+        edits[f"{KINDS_PREFIX}args.{name}"] = [["set", i, ["args"], given]]
     return edits
 
 

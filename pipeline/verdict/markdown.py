@@ -240,16 +240,21 @@ def known_error_text(known: KnownError | None, scheme: str, clustered: bool = Tr
             "Known error of the clustering: **not measured** (sketch scheme "
             f"{scheme or '(unnamed)'} has no blind run in data/clone-families/blind-runs.toml)."
         )
-    precision = _pct(known.precision)
-    if known.precision_low is not None and known.precision_high is not None:
+    one = len(known.sets) == 1  # one set has no spread to show
+    precision, recall = _pct(known.precision), _pct(known.recall)
+    if not one and known.precision_low is not None and known.precision_high is not None:
         precision += f" ({_pct(known.precision_low)}–{_pct(known.precision_high)} by set)"
+    spread = (
+        "one set, so no spread by set"
+        if one
+        else f"{_pct(known.recall_low)}–{_pct(known.recall_high)} by set"
+    )
     verdict = "meets the targets" if known.meets_targets else "**does not meet** the targets"
-    runs = f"{len(known.sets)} blind run{'s' if len(known.sets) != 1 else ''}"
+    runs = f"{len(known.sets)} blind run{'s' if not one else ''}"
     return (
         f"Known error of the clustering (its {runs}: {', '.join(known.sets)}; clone "
         "families written without seeing the clusterer, each run once): pairwise precision "
-        f"{precision}, recall {_pct(known.recall)} ({_pct(known.recall_low)}–"
-        f"{_pct(known.recall_high)} by set; {known.correct_pairs:,} of "
+        f"{precision}, recall {recall} ({spread}; {known.correct_pairs:,} of "
         f"{known.predicted_pairs:,} merged pairs right, {known.correct_pairs:,} of "
         f"{known.true_pairs:,} same-family pairs found); it {verdict} "
         f"({known.target_precision:g} / {known.target_recall:g}). A wrong merge can only "
