@@ -1,0 +1,11 @@
+history = context.get("conversation_history") or []
+pairs = [
+    (record.get("role"), (record.get("outcome_summary") or {}).get("ok"))
+    for record in history
+]
+oks, totals = {}, {}
+for role, ok in pairs:
+    if role and isinstance(ok, bool):
+        totals[role] = totals.get(role, 0) + 1
+        oks[role] = oks.get(role, 0) + (1 if ok else 0)
+result = {role: round(oks[role] / totals[role], 2) for role in totals}

@@ -1,0 +1,12 @@
+import re
+
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+history = context.get("conversation_history") or []
+result = []
+for record in history:
+    text = record.get("content")
+    if record.get("role") != "user" or not isinstance(text, str):
+        continue
+    names = SNAKE.findall(text)
+    if names:
+        result.append({"call_id": record.get("call_id"), "identifiers": names})

@@ -1,0 +1,8 @@
+history = context["conversation_history"]
+user_ids = {record.get("call_id") for record in history if record.get("role") == "user"}
+children = []
+for record in history:
+    parent = record.get("parent_call_id")
+    if parent and parent in user_ids:
+        children.append({"call_id": record.get("call_id"), "parent": parent})
+result = children
