@@ -47,20 +47,22 @@ def test_the_registered_scheme_has_its_blind_runs_pooled() -> None:
     assert prereg.sketch_scheme == SCHEME
     known = known_error(SCHEME, load_blind_runs(RECORD))
     assert known is not None
-    assert known.sets == ("heldout-21",)
-    assert (known.correct_pairs, known.predicted_pairs, known.true_pairs) == (129, 142, 132)
-    assert known.precision == pytest.approx(129 / 142)
-    assert known.recall == pytest.approx(129 / 132)
-    assert known.hard_negatives_merged == 2
+    assert known.sets == ("heldout-21", "heldout-22")
+    assert (known.correct_pairs, known.predicted_pairs, known.true_pairs) == (248, 291, 264)
+    assert known.precision == pytest.approx(248 / 291)
+    assert known.recall == pytest.approx(248 / 264)
+    assert (known.precision_low, known.precision_high) == pytest.approx((119 / 149, 129 / 142))
+    assert (known.recall_low, known.recall_high) == pytest.approx((119 / 132, 129 / 132))
+    assert known.hard_negatives_merged == 3
     assert not known.meets_targets  # the recall target is met; the precision target is not
 
 
 def test_the_known_error_sentence_says_what_was_measured_and_what_it_means() -> None:
     known = known_error(SCHEME, load_blind_runs(RECORD))
     text = known_error_text(known, SCHEME)
-    assert "1 blind run: heldout-21;" in text
-    assert "pairwise precision 90.8%, recall 97.7% (one set, so no spread by set;" in text
-    assert "by set)" not in text
+    assert "2 blind runs: heldout-21, heldout-22;" in text
+    assert "pairwise precision 85.2% (79.9%–90.8% by set)" in text
+    assert "recall 93.9% (90.2%–97.7% by set;" in text
     assert "**does not meet** the targets (0.95 / 0.9)" in text
     assert "can only raise the clustered share" in text
     v14 = "behaviour-minhash-affine32-64-v14"  # the scheme before: four runs, pooled
@@ -91,7 +93,9 @@ def test_one_run_pools_to_itself_and_can_meet_the_targets(tmp_path: Path) -> Non
     known = known_error("s1", load_blind_runs(path))
     assert known is not None and known.sets == ("heldout-x",)
     assert (known.precision, known.recall) == (0.8, 0.4) and known.meets_targets
-    assert "1 blind run:" in known_error_text(known, "s1")
+    text = known_error_text(known, "s1")
+    assert "1 blind run: heldout-x;" in text and "meets the targets" in text
+    assert "recall 40.0% (one set, so no spread by set;" in text and "by set)" not in text
     path.write_text(
         GOOD_RUN.replace("predicted_pairs = 10", "predicted_pairs = 0").replace(
             "correct_pairs = 8", "correct_pairs = 0"
