@@ -292,9 +292,7 @@ def _kinds(i: int, r: dict[str, Any]) -> dict[str, Ops]:
     edits: dict[str, Ops] = {}
     for field in _BARE_FIELDS:
         for name, value in (("none", None), ("blank", "")):
-            edits[f"{KINDS_PREFIX}{name}.{field}"] = (
-                _put(r, i, "method", value) if field == "method" else [["set", i, [field], value]]
-            )
+            edits[f"{KINDS_PREFIX}{name}.{field}"] = _put(r, i, field, value)
     text = r.get("content")
     parts: dict[str, Any] = {
         "list": [{"type": "text", "text": text}],
