@@ -108,8 +108,16 @@ class TestPreregistration:
                 "footprint_similarity = 0.9, but the sketch scheme fixes it at 0.95",
             ),
             (
-                lambda t: t.replace("footprint_floor = 0.2", "footprint_floor = 0"),
+                lambda t: t.replace("footprint_floor = 0.1", "footprint_floor = 0"),
                 "footprint_floor",
+            ),
+            (
+                lambda t: t.replace("footprint_min_edits = 5", "footprint_min_edits = 3"),
+                "footprint_min_edits = 3, but the sketch scheme fixes it at 5",
+            ),
+            (
+                lambda t: t.replace("footprint_min_edits = 5", 'footprint_min_edits = "5"'),
+                "footprint_min_edits must be a number",
             ),
         ],
     )

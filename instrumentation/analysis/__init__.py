@@ -16,6 +16,7 @@ submodule) scores both against the labelled corpus. See ``docs/detector.md``.
 
 from ._analyze import analyze_code, clear_cache
 from ._baseline import baseline_analysis
+from ._behaviour import FOOTPRINT_MIN_EDITS as SKETCH_FOOTPRINT_MIN_EDITS
 from ._behaviour import program_sketch
 from ._model import ALL_FIELDS, ALL_OPS, CONTEXTVIEW_OPS, CodeAnalysis
 from ._sketch import FOOTPRINT_FLOOR as SKETCH_FOOTPRINT_FLOOR
@@ -28,6 +29,7 @@ __all__ = [
     "ALL_OPS",
     "CONTEXTVIEW_OPS",
     "SKETCH_FOOTPRINT_FLOOR",
+    "SKETCH_FOOTPRINT_MIN_EDITS",
     "SKETCH_FOOTPRINT_SIMILARITY",
     "SKETCH_WORDS",
     "CodeAnalysis",

@@ -31,8 +31,12 @@ which of 54 typed texts (a tag, a version, a size, a query, ...) added to a
 record change the answer (:func:`typed_features`), so two programs that read
 the same records for different kinds of text are apart. Two sketches
 whose footprints agree at least 0.95 and answers at least 0.2 are as similar
-as their footprints (:func:`._sketch.similarity`). The scheme is
-``behaviour-minhash-affine32-64-v15`` (pre-registration version 20; v14,
+as their footprints (:func:`._sketch.similarity`); a footprint needs at
+least five edits that change the answer (:data:`FOOTPRINT_MIN_EDITS`). The
+scheme is ``behaviour-minhash-affine32-64-v16`` (pre-registration version
+21; v15, version 20, planted what a program searches texts for once, not
+also an earlier, other match (:func:`._probes._second_example`), and kept
+a footprint of fewer than five edits; v14,
 version 19, had no trigger leaving a field without a value or giving it
 another type (:func:`._mutations._kinds`), no typed text of a numbered
 list, a link, emphasis, a table, a block quote or HTML, and its typed
@@ -113,7 +117,7 @@ from ._probes import (
 )
 from ._sketch import encode, minhash
 
-SCHEME: Final = "behaviour-minhash-affine32-64-v15"
+SCHEME: Final = "behaviour-minhash-affine32-64-v16"
 _HERE: Final = Path(__file__).parent
 _PY_RUNNER: Final = _HERE / "_sandbox_py.py"
 _RB_RUNNER: Final = _HERE / "_sandbox.rb"
@@ -463,17 +467,29 @@ def footprint(outcome: Outcome, probe_set: _ProbeSet) -> set[str]:
     whose effect is unknown (the run ran out of time), adds nothing. A program whose answer changes whatever
     record is dropped or flipped depends on every record: its footprint says
     nothing that tells it from another such program (a dump of the history
-    with one field more or less), so it has none.
+    with one field more or less), so it has none; nor has one that fewer than
+    :data:`FOOTPRINT_MIN_EDITS` edits change (scheme v16).
     """
     found: set[str] = set()
     selects = False
+    edits = 0
     for p, name, mark in _marked(outcome, probe_set):
         if name.startswith(_TYPED):
             continue  # the typed texts are the answers' features (scheme v14)
         signs = _MARKS.get(mark, ())
         found |= {f"{p}:{name}={sign}" for sign in signs} | ({f"{p}:{name}"} if signs else set())
         selects = selects or (mark == "0" and name.startswith(RECORD_EDITS))
-    return found if selects else set()
+        edits += bool(signs)
+    return found if selects and edits >= FOOTPRINT_MIN_EDITS else set()
+
+
+FOOTPRINT_MIN_EDITS: Final = 5
+"""The fewest edits that change the answer for a footprint to count (scheme v16, ``[boilerplate] footprint_min_edits``).
+
+A footprint of a few edits (the records that hold the one text a program
+looks for) is shared by every program that reads those records, whatever
+it computes from them; such a program is sketched by its answers alone.
+"""
 
 
 def _marked(outcome: Outcome, probe_set: _ProbeSet) -> Iterator[tuple[int, str, str]]:

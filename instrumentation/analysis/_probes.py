@@ -18,7 +18,9 @@ called with its parent's arguments, links and quoted phrases in content, a
 blank reply, boolean keyword arguments, a failure without a message
 (:func:`_oddities`), and what the program itself searches record texts for
 (a regular expression's shortest match, a fragment it tests for), where the
-probe's texts do not already hold it (:func:`needles`, :func:`_plant`).
+probe's texts do not already hold it (:func:`needles`, :func:`_plant`), twice:
+an earlier record holds another match (scheme v16), so a program that keeps
+the latest, the largest or every match answers in its own way.
 
 A program's own literals are values it compares records with (``==
 "web_search"``): for each, one probe value of the kind it is compared with (a
@@ -313,7 +315,7 @@ _PREFERRED: Final = "4a "
 """What a class of characters gives first: a digit 4 (so ``\\d{3}`` and ``[45]\\d\\d`` agree), a letter, a space."""
 
 
-def regex_example(pattern: str) -> str | None:
+def regex_example(pattern: str, preferred: str = _PREFERRED) -> str | None:
     """The shortest text a regular expression finds (one of each repeat, the first branch), or None.
 
     Deterministic: a class gives its first of ``4``, ``a`` or space that it
@@ -323,12 +325,12 @@ def regex_example(pattern: str) -> str | None:
         with warnings.catch_warnings():  # a program's pattern is not ours to warn about
             warnings.simplefilter("ignore", FutureWarning)  # ("Possible nested set", [[:upper:]])
             parsed = _sre_parser.parse(pattern)
-        return _example(parsed, {})[:80] or None
+        return _example(parsed, {}, preferred)[:80] or None
     except Exception:  # any pattern the parser or the walk cannot read gives nothing
         return None
 
 
-def _example(items: Any, groups: dict[int, str]) -> str:
+def _example(items: Any, groups: dict[int, str], preferred: str = _PREFERRED) -> str:
     out = []
     for op, arg in items:
         if op is _sre.LITERAL:
@@ -338,21 +340,21 @@ def _example(items: Any, groups: dict[int, str]) -> str:
         elif op is _sre.ANY:
             out.append("a")
         elif op is _sre.IN:
-            out.append(_member(arg))
+            out.append(_member(arg, preferred))
         elif op is _sre.CATEGORY:
-            out.append(_member([(op, arg)]))
+            out.append(_member([(op, arg)], preferred))
         elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
             low, _high, sub = arg
-            out.append(_example(sub, groups) * max(low, 1))
+            out.append(_example(sub, groups, preferred) * max(low, 1))
         elif op is _sre.SUBPATTERN:
-            text = _example(arg[-1], groups)
+            text = _example(arg[-1], groups, preferred)
             if arg[0] is not None:
                 groups[arg[0]] = text
             out.append(text)
         elif op is _sre.ATOMIC_GROUP:
-            out.append(_example(arg, groups))
+            out.append(_example(arg, groups, preferred))
         elif op is _sre.BRANCH:
-            out.append(_example(arg[1][0], groups))
+            out.append(_example(arg[1][0], groups, preferred))
         elif op is _sre.GROUPREF:
             out.append(groups.get(arg, ""))
         elif op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
@@ -362,13 +364,13 @@ def _example(items: Any, groups: dict[int, str]) -> str:
     return "".join(out)
 
 
-def _member(items: Any) -> str:
+def _member(items: Any, preferred: str = _PREFERRED) -> str:
     """The character a class gives (:data:`_PREFERRED` first)."""
     if items and items[0][0] is _sre.NEGATE:
         excluded = _class_chars(items[1:])
         return next(ch for ch in "a4 xZ_-" if ch not in excluded)
     chars = _class_chars(items)
-    return next((ch for ch in _PREFERRED if ch in chars), None) or min(chars)
+    return next((ch for ch in preferred if ch in chars), None) or min(chars)
 
 
 def _class_chars(items: Any) -> set[str]:
@@ -571,10 +573,12 @@ def _oddities(history: list[dict[str, Any]], children: set[int]) -> None:
 
 
 def _plant(history: list[dict[str, Any]], texts: Iterable[tuple[str, str]]) -> None:
-    """Put the texts a program looks for (:func:`needles`) into a user message, a summary and an error.
+    """Put the texts a program looks for (:func:`needles`) into two user messages, summaries and errors.
 
-    A pattern the probe's texts already match is left out: the program finds
-    there what its re-spellings find.
+    The example goes into records 13, 14 and 18; another match of the same
+    pattern (:func:`_second_example`, scheme v16) into the earlier records
+    11, 12 and 17. A pattern the probe's texts already match is left out:
+    the program finds there what its re-spellings find.
     """
     held = "\n".join(
         str(v)
@@ -593,10 +597,38 @@ def _plant(history: list[dict[str, Any]], texts: Iterable[tuple[str, str]]) -> N
                     continue
         except re.error:
             continue
-        history[13]["content"] = f"{text} {history[13]['content']}"
-        history[14]["outcome_summary"]["summary"] += f" {text}"
-        failed = history[18]["outcome_summary"]
-        failed["error_message"] = history[18]["error"] = f"{failed['error_message']} {text}"
+        other = _second_example(pattern, text)
+        for user, ok, failing, planted in ((11, 12, 17, other), (13, 14, 18, text)):
+            if planted is None:
+                continue
+            history[user]["content"] = f"{planted} {history[user]['content']}"
+            history[ok]["outcome_summary"]["summary"] += f" {planted}"
+            failed = history[failing]["outcome_summary"]
+            failed["error_message"] = history[failing]["error"] = (
+                f"{failed['error_message']} {planted}"
+            )
+
+
+_SECOND: Final = "7b "
+"""What a class gives in a pattern's second example (:func:`_second_example`): a larger digit, another letter."""
+
+
+def _second_example(pattern: str, text: str) -> str | None:
+    """Another text the pattern finds, planted earlier than the first (scheme v16), or None.
+
+    With one copy of what a program looks for, a program that lists every
+    match, one that keeps the latest, and one that keeps the largest answer
+    alike. An earlier, larger match (``7`` where the first has ``4``) tells
+    them apart. A fragment (no class to vary) plants itself again; an example
+    the pattern does not find is not planted.
+    """
+    other = regex_example(pattern, _SECOND) or text
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            return other if re.search(pattern, other) else None
+    except re.error:
+        return None
 
 
 def _inputs(default: Any, args: list[Any], keys: Mapping[str, str | None]) -> dict[str, Any]:

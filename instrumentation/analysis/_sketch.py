@@ -265,7 +265,7 @@ Behavioural scheme v9, pre-registration version 14 (``[boilerplate]
 footprint_similarity``); the SQL macro ``sketch_similarity`` holds the same number.
 """
 
-FOOTPRINT_FLOOR: Final = 0.2
+FOOTPRINT_FLOOR: Final = 0.1
 """The least share of answers for the footprint rule (``[boilerplate] footprint_floor``)."""
 
 

@@ -27,6 +27,7 @@ from typing import Any, Final, Literal
 
 from recurscope.instrumentation.analysis import (
     SKETCH_FOOTPRINT_FLOOR,
+    SKETCH_FOOTPRINT_MIN_EDITS,
     SKETCH_FOOTPRINT_SIMILARITY,
     SKETCH_WORDS,
 )
@@ -404,6 +405,17 @@ def _cluster_settings(boilerplate: Mapping[str, Any], file: Path) -> ClusterSett
                 f"fixes it at {fixed} (instrumentation/analysis/_sketch.py and the SQL macro "
                 "sketch_similarity): a different value is a new sketch scheme, not a setting."
             )
+    if (
+        "footprint_min_edits" in boilerplate
+        and _number(boilerplate, "footprint_min_edits", "boilerplate", int)
+        != SKETCH_FOOTPRINT_MIN_EDITS
+    ):
+        raise PreregistrationError(
+            f"{file}: [boilerplate] footprint_min_edits = "
+            f"{boilerplate['footprint_min_edits']!r}, but the sketch scheme fixes it at "
+            f"{SKETCH_FOOTPRINT_MIN_EDITS} (instrumentation/analysis/_behaviour.py): a "
+            "different value is a new sketch scheme, not a setting."
+        )
     return ClusterSettings(threshold=similarity, band_rows=rows, band_count=count)
 
 

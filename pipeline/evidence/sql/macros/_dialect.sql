@@ -165,12 +165,12 @@ CREATE OR REPLACE TEMP MACRO sketch_share(a, b) AS
 
 -- The similarity (`_sketch.similarity`, the same rule): the answers' share,
 -- unless both sketches have footprints that agree at least 0.95 and answers
--- that share at least 0.2 — then the footprints' share (pre-registration
--- version 20, `[boilerplate] footprint_similarity` and `footprint_floor`).
+-- that share at least 0.1 — then the footprints' share (pre-registration
+-- version 21, `[boilerplate] footprint_similarity` and `footprint_floor`).
 CREATE OR REPLACE TEMP MACRO sketch_similarity(a, b) AS
     CASE
         WHEN length(a) = 1024 AND length(b) = 1024
-            AND sketch_share(a, b) >= 0.2
+            AND sketch_share(a, b) >= 0.1
             AND sketch_share(substr(a, 513), substr(b, 513)) >= 0.95
         THEN greatest(sketch_share(a, b), sketch_share(substr(a, 513), substr(b, 513)))
         ELSE sketch_share(a, b)

@@ -83,7 +83,7 @@ CREATE OR REPLACE FUNCTION sketch_share AS (a, b, start) ->
 
 CREATE OR REPLACE FUNCTION sketch_similarity AS (a, b) ->
     if(length(a) = 1024 AND length(b) = 1024
-           AND sketch_share(a, b, 0) >= 0.2 AND sketch_share(a, b, 512) >= 0.95,
+           AND sketch_share(a, b, 0) >= 0.1 AND sketch_share(a, b, 512) >= 0.95,
        greatest(sketch_share(a, b, 0), sketch_share(a, b, 512)),
        sketch_share(a, b, 0));
 
