@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from recurscope.instrumentation.analysis import _behaviour, _mutations, analyze_code, program_sketch
 from recurscope.instrumentation.analysis._probes import (
     _POOLS,
+    _second_example,
     input_defaults,
     literals,
     needles,
@@ -993,3 +994,110 @@ class TestKindsV15:
         assert marks[(2, "kind.none.content.ok")] == "x"  # it fails on a content without a value
         found = looked_for(STARTS_WITH_BANG)
         assert not any(f.startswith("t:2:kind.none.content") for f in found)
+
+
+# -- scheme v16: a second match planted; a footprint needs five edits ---------------------------
+
+EXIT_CODES = """
+import re
+result = []
+for r in conversation_history:
+    if r.get("role") == "user" and isinstance(r.get("content"), str):
+        result += re.findall(r"exit code (\\d+)", r["content"])
+"""
+EXIT_CODES_LOOP = """
+import re
+history = context.get("conversation_history") or []
+codes = []
+for record in history:
+    text = record.get("content")
+    if record.get("role") != "user" or not isinstance(text, str):
+        continue
+    for code in re.findall(r"exit code (\\d+)", text):
+        codes.append(code)
+result = {"codes": codes}
+"""
+LATEST_EXIT_CODE = """
+import re
+result = None
+for r in conversation_history:
+    if r.get("role") == "user" and isinstance(r.get("content"), str):
+        found = re.findall(r"exit code (\\d+)", r["content"])
+        if found:
+            result = found[-1]
+"""
+TAGS = """
+import re
+result = []
+for r in conversation_history:
+    if r.get("role") == "user" and isinstance(r.get("content"), str):
+        result += re.findall(r"\\[([a-z]+)\\]", r["content"])
+"""
+PORTS = """
+import re
+result = []
+for r in conversation_history:
+    if r.get("role") == "user" and isinstance(r.get("content"), str):
+        result += re.findall(r"localhost:(\\d{2,5})", r["content"])
+"""
+FAILED_METHODS = """
+result = [r["method_name"] for r in conversation_history
+          if not (r.get("outcome_summary") or {}).get("ok", True)]
+"""
+
+
+class TestSchemeV16:
+    """Scheme v16: what a program searches for is planted twice; a footprint needs five edits."""
+
+    @pytest.mark.parametrize(
+        ("pattern", "first", "second"),
+        [
+            (r"exit code (\d+)", "exit code 4", "exit code 7"),
+            (r"\[([a-z]+)\]", "[a]", "[b]"),
+            (r"localhost:(\d{2,5})", "localhost:44", "localhost:77"),
+            ("TODO", "TODO", "TODO"),  # a fragment has no class to vary: itself again
+            (r"(?!7)\d", "4", None),  # the other example is not found by the pattern: none
+        ],
+    )
+    def test_the_second_example_is_another_match(
+        self, pattern: str, first: str, second: str | None
+    ) -> None:
+        assert regex_example(pattern) == first
+        assert _second_example(pattern, first) == second
+        if second is not None:
+            assert re.search(pattern, second)
+
+    def test_probe_two_holds_the_second_match_earlier(self) -> None:
+        history = probes(texts=[(r"exit code (\d+)", "exit code 4")])[2]["history"]
+        assert history[11]["content"].startswith("exit code 7 ")
+        assert history[13]["content"].startswith("exit code 4 ")
+        assert history[12]["outcome_summary"]["summary"].endswith(" exit code 7")
+        assert history[14]["outcome_summary"]["summary"].endswith(" exit code 4")
+        assert history[17]["error"].endswith(" exit code 7")
+        assert history[18]["outcome_summary"]["error_message"].endswith(" exit code 4")
+        assert [r["role"] for r in (history[11], history[13])] == ["user", "user"]
+        assert not history[17]["outcome_summary"]["ok"] and history[12]["outcome_summary"]["ok"]
+
+    def test_every_match_and_the_latest_are_apart_respellings_together(self) -> None:
+        assert similarity(sketch(EXIT_CODES), sketch(EXIT_CODES_LOOP)) == 1.0
+        assert similarity(sketch(EXIT_CODES), sketch(LATEST_EXIT_CODE)) < 0.9
+
+    def test_a_footprint_of_few_edits_is_left_out(self) -> None:
+        # Searches of the planted records: only the edits of those few records
+        # change their answers, so they have no footprint (v15 gave PORTS one).
+        tags, ports = sketch(TAGS), sketch(PORTS)
+        assert len(tags) == len(ports) == 512  # answers only
+        assert similarity(tags, ports) < 0.9
+        assert len(sketch(FAILED_METHODS)) == 1024  # many edits change it: a footprint
+
+    def test_the_footprint_counts_the_edits_that_change_the_answer(self) -> None:
+        probe_set = _behaviour._probes_for(TAGS, "python")
+        again = _behaviour.run(TAGS, "python", probe_set, edit=True)
+        assert again is not None
+        changing = [
+            name
+            for _, name, mark in _behaviour._marked(again, probe_set)
+            if mark in _behaviour._MARKS and not name.startswith("typed.")
+        ]
+        assert 0 < len(changing) < _behaviour.FOOTPRINT_MIN_EDITS
+        assert _behaviour.footprint(again, probe_set) == set()
