@@ -1026,14 +1026,14 @@ for r in conversation_history:
         if found:
             result = found[-1]
 """
-TAGS = """
+BRACKET_TAGS = """
 import re
 result = []
 for r in conversation_history:
     if r.get("role") == "user" and isinstance(r.get("content"), str):
         result += re.findall(r"\\[([a-z]+)\\]", r["content"])
 """
-PORTS = """
+LOCAL_PORTS = """
 import re
 result = []
 for r in conversation_history:
@@ -1084,15 +1084,15 @@ class TestSchemeV16:
 
     def test_a_footprint_of_few_edits_is_left_out(self) -> None:
         # Searches of the planted records: only the edits of those few records
-        # change their answers, so they have no footprint (v15 gave PORTS one).
-        tags, ports = sketch(TAGS), sketch(PORTS)
+        # change their answers, so they have no footprint (v15 gave LOCAL_PORTS one).
+        tags, ports = sketch(BRACKET_TAGS), sketch(LOCAL_PORTS)
         assert len(tags) == len(ports) == 512  # answers only
         assert similarity(tags, ports) < 0.9
         assert len(sketch(FAILED_METHODS)) == 1024  # many edits change it: a footprint
 
     def test_the_footprint_counts_the_edits_that_change_the_answer(self) -> None:
-        probe_set = _behaviour._probes_for(TAGS, "python")
-        again = _behaviour.run(TAGS, "python", probe_set, edit=True)
+        probe_set = _behaviour._probes_for(BRACKET_TAGS, "python")
+        again = _behaviour.run(BRACKET_TAGS, "python", probe_set, edit=True)
         assert again is not None
         changing = [
             name
