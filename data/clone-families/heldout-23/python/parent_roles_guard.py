@@ -1,0 +1,12 @@
+from collections import Counter
+
+result = {}
+role_of = {record.get("call_id"): record.get("role") for record in conversation_history if isinstance(record, dict)}
+for record in conversation_history or []:
+    if not isinstance(record, dict):
+        continue
+    child_role = record.get("role")
+    parent_role = role_of.get(record.get("parent_call_id"))
+    if child_role and parent_role and record.get("parent_call_id"):
+        result.setdefault(child_role, Counter())[parent_role] += 1
+result = {role: dict(counts) for role, counts in result.items()}

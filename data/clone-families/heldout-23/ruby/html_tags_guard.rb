@@ -1,0 +1,12 @@
+tags = Hash.new(0)
+history = Array(context[:conversation_history])
+history.each do |record|
+  next unless record.is_a?(Hash)
+  next unless record[:role] == "tool" && record[:content].is_a?(String)
+  next if record[:content].empty?
+
+  record[:content].scan(/<([A-Za-z][A-Za-z0-9]*)\b/).each do |(name)|
+    tags[name.downcase] += 1
+  end
+end
+Agent::Outcome.ok(tags)
