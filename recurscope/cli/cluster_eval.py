@@ -41,6 +41,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-20",
     "data/clone-families/heldout-21",
     "data/clone-families/heldout-22",
+    "data/clone-families/heldout-23",
 )
 
 
@@ -51,7 +52,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-22): "
+            ".../heldout-2 to .../heldout-23): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -95,7 +96,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-22 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-23 when present)",
     )
     parser.add_argument(
         "--similarity",
