@@ -1,0 +1,10 @@
+links = []
+history = context.get("conversation_history", [])
+by_id = {}
+for record in history:
+    by_id[record.get("call_id")] = record
+for record in history:
+    parent = by_id.get(record.get("parent_call_id")) if record.get("parent_call_id") else None
+    if parent and parent.get("parent_call_id"):
+        links.append({"call_id": record.get("call_id"), "grandparent": parent.get("parent_call_id")})
+links

@@ -1,0 +1,13 @@
+import re
+
+undo_re = re.compile(r"\b(undo|revert|roll ?back)\b", re.I)
+history = context.get("conversation_history", [])
+requests = []
+for record in history:
+    text = record.get("content")
+    if record.get("role") != "user" or not isinstance(text, str):
+        continue
+    match = undo_re.search(text)
+    if match:
+        requests.append({"call_id": record.get("call_id"), "word": match.group(1).lower()})
+result = requests

@@ -1,0 +1,12 @@
+history = context[:conversation_history] || []
+goals = Hash.new { |hash, key| hash[key] = [] }
+history.each { |record|
+  next unless record.is_a?(Hash)
+
+  role = record[:role]
+  goal = record[:goal]
+  next unless role.is_a?(String) && !role.empty? && goal.is_a?(String) && !goal.empty?
+
+  goals[role] << goal unless goals[role].include?(goal)
+}
+goals.transform_values(&:size)

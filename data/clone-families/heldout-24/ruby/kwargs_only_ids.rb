@@ -1,0 +1,14 @@
+history = context.fetch(:conversation_history, nil) || []
+calls = []
+history.each do |record|
+  next unless record.is_a?(Hash)
+
+  method = record[:method_name]
+  args = record[:args]
+  kwargs = record[:kwargs]
+  next if method.nil? || method.empty?
+  next unless (args.nil? || args == []) && kwargs.is_a?(Hash) && !kwargs.empty?
+
+  calls << { call_id: record[:call_id], method: method }
+end
+calls
