@@ -74,6 +74,8 @@ HELD_OUT_SHA256 = {
     # Committed (79af318) after behaviour v16 and its amendment (version 21, 5204f7d): v16's
     # first blind set, to heldout-20's labelling rule.
     "heldout-23": "37d8ffcd11da05e3e792920c94e73bdf8020b2720daeabcb48520b08dbeaff96",
+    # Committed (d72f090) after heldout-23's run, under v16 unchanged: v16's second blind set.
+    "heldout-24": "880d74223446226da8c0be0ada2c123f1f66df60f22498db2acd14774abdaa37",
 }
 RUN = (  # the sets run so far, each now development data
     "heldout",
@@ -99,6 +101,7 @@ RUN = (  # the sets run so far, each now development data
     "heldout-21",
     "heldout-22",
     "heldout-23",
+    "heldout-24",
 )
 needs_ruby = pytest.mark.skipif(
     shutil.which("ruby") is None, reason="ruby runs the Ruby programs' behavioural sketches"
@@ -155,6 +158,7 @@ def test_the_figures_docs_quote() -> None:
         "heldout-21": (129, 146, 132),  # its one blind run (version 20) gave (129, 142, 132)
         "heldout-22": (119, 120, 132),  # its one blind run (version 20) gave (119, 149, 132)
         "heldout-23": (132, 149, 132),  # its one blind run (version 21) gave these same pairs
+        "heldout-24": (126, 127, 132),  # its one blind run (version 21) gave these same pairs
     }
     assert (figures["heldout"].exact_correct_pairs, figures["heldout"].exact_predicted_pairs) == (
         0,
@@ -179,11 +183,12 @@ def test_the_figures_docs_quote() -> None:
     assert len(figures["heldout-21"].hard_negatives_merged) == 2
     assert len(figures["heldout-22"].hard_negatives_merged) == 0
     assert len(figures["heldout-23"].hard_negatives_merged) == 0
+    assert len(figures["heldout-24"].hard_negatives_merged) == 0
     # The record the report's known error pools: this scheme still gives its blind runs' pairs.
     record = load_blind_runs(SETS / "blind-runs.toml")
     assert record is not None
     current = record.of_scheme(SCHEME)
-    assert [r.set for r in current] == ["heldout-23"]
+    assert [r.set for r in current] == ["heldout-23", "heldout-24"]
     for run in current:
         measured = figures[run.set]
         assert (measured.correct_pairs, measured.predicted_pairs, measured.true_pairs) == (

@@ -42,6 +42,7 @@ DEFAULT_SETS = (
     "data/clone-families/heldout-21",
     "data/clone-families/heldout-22",
     "data/clone-families/heldout-23",
+    "data/clone-families/heldout-24",
 )
 
 
@@ -52,7 +53,7 @@ def run_cluster_eval_command(args: argparse.Namespace) -> int:
     if not folders:
         raise FamiliesError(
             "no families folder given and none here (data/clone-families/dev, .../heldout, "
-            ".../heldout-2 to .../heldout-23): "
+            ".../heldout-2 to .../heldout-24): "
             "pass --families DIR"
         )
     prereg = load_preregistration(args.preregistration or default_preregistration_path())
@@ -96,7 +97,7 @@ def add_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         metavar="DIR",
         action="append",
         help="folder holding families.json (repeatable; default: data/clone-families/dev "
-        "and .../heldout, .../heldout-2 to .../heldout-23 when present)",
+        "and .../heldout, .../heldout-2 to .../heldout-24 when present)",
     )
     parser.add_argument(
         "--similarity",
