@@ -30,7 +30,7 @@ sketch is the answers' MinHash followed by the footprint's; both also hold
 which of 54 typed texts (a tag, a version, a size, a query, ...) added to a
 record change the answer (:func:`typed_features`), so two programs that read
 the same records for different kinds of text are apart. Two sketches
-whose footprints agree at least 0.95 and answers at least 0.2 are as similar
+whose footprints agree at least 0.95 and answers at least 0.1 are as similar
 as their footprints (:func:`._sketch.similarity`); a footprint needs at
 least five edits that change the answer (:data:`FOOTPRINT_MIN_EDITS`). The
 scheme is ``behaviour-minhash-affine32-64-v16`` (pre-registration version

@@ -365,7 +365,7 @@ def _example(items: Any, groups: dict[int, str], preferred: str = _PREFERRED) ->
 
 
 def _member(items: Any, preferred: str = _PREFERRED) -> str:
-    """The character a class gives (:data:`_PREFERRED` first)."""
+    """The character a class gives (the first of ``preferred`` it holds; a negated class, the first it lacks)."""
     if items and items[0][0] is _sre.NEGATE:
         excluded = _class_chars(items[1:])
         return next(ch for ch in "a4 xZ_-" if ch not in excluded)
