@@ -277,7 +277,7 @@ def test_the_figures_docs_quote() -> None:
         "| 93 / 113 / 132 | 0.95 | 5 |" in docs
     )
     assert (
-        "| heldout-16 | 96 | 36 | 18 | 0.9 | 40 | 0.77 | 0.73 | 96 / 124 / 132 | 0.92 | 8 |" in docs
+        "| heldout-16 | 96 | 36 | 18 | 0.9 | 60 | 0.97 | 0.44 | 58 / 60 / 132 | 0.98 | 2 |" in docs
     )
     assert (
         "| **heldout-18 (its one blind run)** | 96 | 36 | 18 | 0.9 | 55 | **0.88** | **0.52** "
@@ -298,6 +298,14 @@ def test_the_figures_docs_quote() -> None:
     assert (
         "| **heldout-22 (its one blind run)** | 96 | 36 | 18 | 0.9 | 37 | **0.80** | **0.90** "
         "| 119 / 149 / 132 | 0.94 | 1 |" in docs
+    )
+    assert (
+        "| **heldout-23 (its one blind run)** | 96 | 36 | 18 | 0.9 | 34 | **0.89** | **1.00** "
+        "| 132 / 149 / 132 | 0.95 | 0 |" in docs
+    )
+    assert (
+        "| **heldout-24 (its one blind run)** | 96 | 36 | 18 | 0.9 | 36 | **0.99** | **0.95** "
+        "| 126 / 127 / 132 | 0.99 | 0 |" in docs
     )
 
 
