@@ -74,7 +74,9 @@ def test_the_known_error_sentence_says_what_was_measured_and_what_it_means() -> 
     assert "can only raise the clustered share" in text
     text = known_error_text(known_error(SCHEME, load_blind_runs(RECORD)), SCHEME)
     assert "2 blind runs: heldout-23, heldout-24;" in text
-    assert "pairwise precision 93.5% (88.6%–99.2% by set), recall 97.7% (95.5%–100.0% by set;" in text
+    assert (
+        "pairwise precision 93.5% (88.6%–99.2% by set), recall 97.7% (95.5%–100.0% by set;" in text
+    )
     v14 = "behaviour-minhash-affine32-64-v14"  # the scheme before: four runs, pooled
     pooled = known_error(v14, load_blind_runs(RECORD))
     assert pooled is not None
