@@ -590,13 +590,8 @@ def _plant(history: list[dict[str, Any]], texts: Iterable[tuple[str, str]]) -> N
         )
     )
     for pattern, text in texts:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)
-                if re.search(pattern, held):
-                    continue
-        except re.error:
-            continue
+        if _finds(pattern, held) is not False:
+            continue  # already held, or not a pattern Python reads
         other = _second_example(pattern, text)
         for user, ok, failing, planted in ((11, 12, 17, other), (13, 14, 18, text)):
             if planted is None:
@@ -623,10 +618,15 @@ def _second_example(pattern: str, text: str) -> str | None:
     the pattern does not find is not planted.
     """
     other = regex_example(pattern, _SECOND) or text
+    return other if _finds(pattern, other) else None
+
+
+def _finds(pattern: str, text: str) -> bool | None:
+    """Whether a program's pattern finds something in ``text``, quietly; None when Python cannot read it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
-            return other if re.search(pattern, other) else None
+            return re.search(pattern, text) is not None
     except re.error:
         return None
 

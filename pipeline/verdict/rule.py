@@ -395,27 +395,17 @@ def _cluster_settings(boilerplate: Mapping[str, Any], file: Path) -> ClusterSett
             f"{file}: [boilerplate] band_rows x band_count must be at least 1 and at most "
             f"{SKETCH_WORDS} (the sketch's words), got {rows} x {count}."
         )
-    for key, fixed in (
-        ("footprint_similarity", SKETCH_FOOTPRINT_SIMILARITY),
-        ("footprint_floor", SKETCH_FOOTPRINT_FLOOR),
+    for key, fixed, where in (
+        ("footprint_similarity", SKETCH_FOOTPRINT_SIMILARITY, "_sketch.py and the SQL macro"),
+        ("footprint_floor", SKETCH_FOOTPRINT_FLOOR, "_sketch.py and the SQL macro"),
+        ("footprint_min_edits", SKETCH_FOOTPRINT_MIN_EDITS, "_behaviour.py"),
     ):
         if key in boilerplate and _number(boilerplate, key, "boilerplate", float) != fixed:
             raise PreregistrationError(
                 f"{file}: [boilerplate] {key} = {boilerplate[key]!r}, but the sketch scheme "
-                f"fixes it at {fixed} (instrumentation/analysis/_sketch.py and the SQL macro "
-                "sketch_similarity): a different value is a new sketch scheme, not a setting."
+                f"fixes it at {fixed} (instrumentation/analysis/{where}): a different value "
+                "is a new sketch scheme, not a setting."
             )
-    if (
-        "footprint_min_edits" in boilerplate
-        and _number(boilerplate, "footprint_min_edits", "boilerplate", int)
-        != SKETCH_FOOTPRINT_MIN_EDITS
-    ):
-        raise PreregistrationError(
-            f"{file}: [boilerplate] footprint_min_edits = "
-            f"{boilerplate['footprint_min_edits']!r}, but the sketch scheme fixes it at "
-            f"{SKETCH_FOOTPRINT_MIN_EDITS} (instrumentation/analysis/_behaviour.py): a "
-            "different value is a new sketch scheme, not a setting."
-        )
     return ClusterSettings(threshold=similarity, band_rows=rows, band_count=count)
 
 
